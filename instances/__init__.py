@@ -1,0 +1,36 @@
+"""Problem data for planner: nodes, slots, jobs, instances, files and generators.
+
+The bottom layer of the package stack (instances ← planner ← models ← validation).
+"""
+
+from instances.criteria import CRITERIA, GEOMETRIES, Criterion
+from instances.errors import DataError, InstanceFileError
+from instances.instance import Instance
+from instances.io import dumps_instance, loads_instance, read_instance, write_instance
+from instances.job import Job
+from instances.node import Node
+from instances.slot import Busy, Slot
+from instances.subtract import subtract, subtract_interval
+from instances.units import budget_from_price, cost, duration
+
+__all__ = [
+    "CRITERIA",
+    "GEOMETRIES",
+    "Busy",
+    "Criterion",
+    "DataError",
+    "Instance",
+    "InstanceFileError",
+    "Job",
+    "Node",
+    "Slot",
+    "budget_from_price",
+    "cost",
+    "dumps_instance",
+    "duration",
+    "loads_instance",
+    "read_instance",
+    "subtract",
+    "subtract_interval",
+    "write_instance",
+]

@@ -1,0 +1,33 @@
+"""Errors raised by problem data and instance files."""
+
+from __future__ import annotations
+
+
+class DataError(ValueError):
+    """A violated data rule, with the JSON-style path of the offending value.
+
+    ``str(err)`` is one line: ``"jobs[3].nodes: must be an integer >= 1"``.
+    """
+
+    def __init__(self, path: str, rule: str) -> None:
+        self.path = path
+        self.rule = rule
+        super().__init__(f"{path}: {rule}" if path else rule)
+
+    def within(self, prefix: str) -> DataError:
+        """Return the same error with ``prefix`` prepended to its path."""
+        if not self.path:
+            return DataError(prefix, self.rule)
+        joiner = "" if self.path.startswith("[") else "."
+        return DataError(f"{prefix}{joiner}{self.path}", self.rule)
+
+
+class InstanceFileError(ValueError):
+    """An instance file that cannot be read: names the file, the JSON path and the rule."""
+
+    def __init__(self, file: str, path: str, rule: str) -> None:
+        self.file = file
+        self.path = path
+        self.rule = rule
+        where = f"{file}: {path}" if path else file
+        super().__init__(f"{where}: {rule}")

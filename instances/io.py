@@ -1,0 +1,234 @@
+"""Read and write ``planner.instance/1`` files (FORMATS.md, "Instance file").
+
+Every rejected file raises :class:`InstanceFileError` whose one-line message
+names the file, the JSON path of the offending value and the rule, e.g.
+``inst.json: jobs[3].nodes: must be an integer >= 1``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable
+from typing import Any
+
+from instances.errors import DataError, InstanceFileError
+from instances.instance import Instance
+from instances.job import Job
+from instances.node import Node
+from instances.slot import Busy, Slot
+
+FORMAT = "planner.instance/1"
+
+_TOP_KEYS = ("format", "name", "horizon", "geometry", "nodes", "slots", "busy", "jobs")
+_NODE_KEYS = ("id", "performance", "price", "q", "attributes")
+_SLOT_KEYS = ("node", "start", "end", "price")
+_BUSY_KEYS = ("node", "start", "end")
+_JOB_KEYS = (
+    "id", "nodes", "volume", "min_performance", "budget", "max_price", "criterion",
+    "requirements", "deadline", "release", "priority",
+)  # fmt: skip
+
+
+class _NonFinite:
+    """Stands in for NaN/Infinity so the error can name its JSON path."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _parse_float(text: str) -> float | _NonFinite:
+    value = float(text)
+    return value if math.isfinite(value) else _NonFinite(text)
+
+
+class _DuplicateKeyError(ValueError):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKeyError(f"duplicate key '{key}'")
+        out[key] = value
+    return out
+
+
+def _check_keys(
+    path: str, obj: Any, allowed: tuple[str, ...], required: tuple[str, ...]
+) -> dict[str, Any]:
+    if not isinstance(obj, dict):
+        raise DataError(path, "must be an object")
+    for key in obj:
+        if key not in allowed:
+            raise DataError(path, f"unknown key '{key}'")
+    for key in required:
+        if key not in obj:
+            raise DataError(path, f"missing required key '{key}'")
+    return {k: v for k, v in obj.items() if v is not None}
+
+
+def _build_list(
+    doc: dict[str, Any],
+    key: str,
+    allowed: tuple[str, ...],
+    required: tuple[str, ...],
+    make: Callable[..., Any],
+) -> tuple[Any, ...]:
+    items = doc[key]
+    if not isinstance(items, list):
+        raise DataError(key, "must be an array")
+    out = []
+    for i, raw in enumerate(items):
+        path = f"{key}[{i}]"
+        fields = _check_keys(path, raw, allowed, required)
+        try:
+            out.append(make(**fields))
+        except DataError as err:
+            raise err.within(path) from None
+    return tuple(out)
+
+
+def instance_from_dict(doc: Any) -> Instance:
+    """Build an :class:`Instance` from a parsed JSON document; raise :class:`DataError`."""
+    if not isinstance(doc, dict):
+        raise DataError("", "the document must be a JSON object")
+    _check_keys("", doc, _TOP_KEYS, ("format", "nodes"))
+    if doc["format"] != FORMAT:
+        raise DataError("format", f"must equal '{FORMAT}'")
+    if ("slots" in doc) == ("busy" in doc):
+        raise DataError("", "exactly one of 'slots' and 'busy' must be present")
+    name = doc.get("name", "")
+    if not isinstance(name, str):
+        raise DataError("name", "must be a string")
+    geometry = doc.get("geometry", "rough")
+    horizon = doc.get("horizon")
+    if horizon is not None and not isinstance(horizon, list):
+        raise DataError("horizon", "must be two integers [start, end]")
+    nodes = _build_list(doc, "nodes", _NODE_KEYS, ("id", "performance"), Node)
+    slots = busy = None
+    if "slots" in doc:
+        slots = _build_list(doc, "slots", _SLOT_KEYS, ("node", "start", "end"), Slot)
+    else:
+        busy = _build_list(doc, "busy", _BUSY_KEYS, ("node", "start", "end"), Busy)
+    jobs: tuple[Job, ...] = ()
+    if "jobs" in doc:
+        jobs = _build_list(doc, "jobs", _JOB_KEYS, ("id", "nodes", "volume"), Job)
+    return Instance(
+        nodes=nodes,
+        slots=slots,
+        jobs=jobs,
+        name=name,
+        horizon=tuple(horizon) if horizon is not None else None,
+        geometry=geometry,
+        busy=busy,
+    )
+
+
+def loads_instance(text: str, file: str = "<string>") -> Instance:
+    """Parse instance JSON text; ``file`` names the source in error messages."""
+    try:
+        doc = json.loads(
+            text,
+            parse_float=_parse_float,
+            parse_constant=_NonFinite,
+            object_pairs_hook=_pairs,
+        )
+    except _DuplicateKeyError as err:
+        raise InstanceFileError(file, "", str(err)) from None
+    except json.JSONDecodeError as err:
+        raise InstanceFileError(
+            file, "", f"invalid JSON at line {err.lineno} column {err.colno}: {err.msg}"
+        ) from None
+    try:
+        return instance_from_dict(doc)
+    except DataError as err:
+        raise InstanceFileError(file, err.path, err.rule) from None
+
+
+def read_instance(path: str | os.PathLike[str]) -> Instance:
+    """Read a ``planner.instance/1`` file; raise :class:`InstanceFileError` naming the problem."""
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as err:
+        raise InstanceFileError(name, "", f"cannot read file ({err.strerror})") from None
+    except UnicodeDecodeError:
+        raise InstanceFileError(name, "", "is not UTF-8 text") from None
+    return loads_instance(text, name)
+
+
+def instance_to_dict(inst: Instance) -> dict[str, Any]:
+    """Return the JSON document of ``inst``, with keys in the FORMATS.md order."""
+    doc: dict[str, Any] = {"format": FORMAT, "name": inst.name}
+    if inst.horizon is not None:
+        doc["horizon"] = list(inst.horizon)
+    doc["geometry"] = inst.geometry
+    doc["nodes"] = [_node_dict(n) for n in inst.nodes]
+    if inst.busy is not None:
+        doc["busy"] = [{"node": b.node, "start": b.start, "end": b.end} for b in inst.busy]
+    else:
+        doc["slots"] = [_slot_dict(s) for s in inst.slots or ()]
+    doc["jobs"] = [_job_dict(j) for j in inst.jobs]
+    return doc
+
+
+def _node_dict(n: Node) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": n.id, "performance": n.performance, "price": n.price}
+    if n.q != 0.0:
+        d["q"] = n.q
+    if n.attributes:
+        d["attributes"] = dict(n.attributes)
+    return d
+
+
+def _slot_dict(s: Slot) -> dict[str, Any]:
+    d: dict[str, Any] = {"node": s.node, "start": s.start, "end": s.end}
+    if s.price is not None:
+        d["price"] = s.price
+    return d
+
+
+def _job_dict(j: Job) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": j.id, "nodes": j.nodes, "volume": j.volume}
+    if j.min_performance != 0.0:
+        d["min_performance"] = j.min_performance
+    for key in ("budget", "max_price"):
+        if getattr(j, key) is not None:
+            d[key] = getattr(j, key)
+    d["criterion"] = j.criterion
+    if j.requirements:
+        d["requirements"] = dict(j.requirements)
+    for key in ("deadline", "release", "priority"):
+        if getattr(j, key) is not None:
+            d[key] = getattr(j, key)
+    return d
+
+
+def dumps_instance(inst: Instance) -> str:
+    """Return the file text of ``inst``: deterministic, one array element per line."""
+    doc = instance_to_dict(inst)
+    lines = ["{"]
+    keys = list(doc)
+    for k, key in enumerate(keys):
+        comma = "," if k < len(keys) - 1 else ""
+        value = doc[key]
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            lines.append(f"  {json.dumps(key)}: [")
+            for i, item in enumerate(value):
+                sep = "," if i < len(value) - 1 else ""
+                lines.append(f"    {json.dumps(item, ensure_ascii=False)}{sep}")
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_instance(inst: Instance, path: str | os.PathLike[str]) -> None:
+    """Write ``inst`` to ``path`` as a ``planner.instance/1`` file (same instance, same bytes)."""
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(dumps_instance(inst))

@@ -1,0 +1,113 @@
+"""Jobs, i.e. resource requests (SPEC §2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from instances.checks import require_id, require_int, require_real
+from instances.criteria import CRITERIA
+from instances.errors import DataError
+from instances.node import AttributeValue, Node
+from instances.units import budget_from_price
+
+
+@dataclass(frozen=True)
+class Job:
+    """A parallel job asking for ``nodes`` slots on different nodes that start together.
+
+    Parameters
+    ----------
+    id
+        Unique job name.
+    nodes
+        Number of nodes n >= 1.
+    volume
+        Run time V > 0 on an etalon node (p = 1); a task runs ceil(V/p) quanta.
+    min_performance
+        Minimum node performance P (default 0).
+    budget
+        Integer cap S on the window cost; see :attr:`effective_budget`.
+    max_price
+        Per-quantum price cap C used by ALP (seed 000 §2).
+    requirements
+        Attribute → minimum number or exact string.
+    criterion
+        Name of a SPEC §4 criterion (default ``min_start``).
+    deadline, release
+        Optional integer bounds: the window starts at or after ``release`` and
+        finishes at or before ``deadline``.
+    priority
+        Optional number, carried for job-flow policies.
+    """
+
+    id: str
+    nodes: int
+    volume: float
+    min_performance: float = 0.0
+    budget: int | None = None
+    max_price: float | None = None
+    requirements: dict[str, AttributeValue] = field(default_factory=dict)
+    criterion: str = "min_start"
+    deadline: int | None = None
+    release: int | None = None
+    priority: float | None = None
+
+    def __post_init__(self) -> None:
+        require_id("id", self.id)
+        require_int("nodes", self.nodes, minimum=1)
+        object.__setattr__(self, "volume", require_real("volume", self.volume, positive=True))
+        object.__setattr__(
+            self,
+            "min_performance",
+            require_real("min_performance", self.min_performance, nonnegative=True),
+        )
+        if self.budget is not None:
+            require_int("budget", self.budget, minimum=0)
+        if self.max_price is not None:
+            object.__setattr__(
+                self, "max_price", require_real("max_price", self.max_price, nonnegative=True)
+            )
+        if not isinstance(self.requirements, dict):
+            raise DataError("requirements", "must be an object")
+        for name, value in self.requirements.items():
+            if not isinstance(value, str):
+                require_real(f"requirements.{name}", value)
+        if self.criterion not in CRITERIA:
+            raise DataError("criterion", f"must be one of {', '.join(CRITERIA)}")
+        if self.deadline is not None:
+            require_int("deadline", self.deadline)
+        if self.release is not None:
+            require_int("release", self.release)
+        if self.release is not None and self.deadline is not None and self.release >= self.deadline:
+            raise DataError("deadline", "must be greater than release")
+        if self.priority is not None:
+            object.__setattr__(self, "priority", require_real("priority", self.priority))
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    @property
+    def effective_budget(self) -> int | None:
+        """Return S: ``budget``, else floor(C·V·n) from ``max_price``, else None (unbounded)."""
+        if self.budget is not None:
+            return self.budget
+        if self.max_price is not None:
+            return budget_from_price(self.max_price, self.volume, self.nodes)
+        return None
+
+    def suits(self, node: Node) -> bool:
+        """Return True when ``node`` meets the minimum performance and every requirement."""
+        if node.performance < self.min_performance:
+            return False
+        for name, wanted in self.requirements.items():
+            have = node.attributes.get(name)
+            if have is None:
+                return False
+            if isinstance(wanted, str):
+                if have != wanted:
+                    return False
+            elif isinstance(have, str) or have < wanted:
+                return False
+        return True
+
+

@@ -1,0 +1,52 @@
+"""Computing nodes (SPEC §2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from instances.checks import require_id, require_real
+from instances.errors import DataError
+
+AttributeValue = float | int | str
+
+
+@dataclass(frozen=True)
+class Node:
+    """A computing node: performance rate, price per quantum, q and attributes.
+
+    Parameters
+    ----------
+    id
+        Unique node name.
+    performance
+        Performance rate p > 0; the etalon node has p = 1 (seed 000 §2).
+    price
+        Money per quantum c >= 0 (a real; costs are rounded by ``units.cost``).
+    q
+        Additive characteristic maximised by MaxQ-type criteria (seed 004 §3.3).
+    attributes
+        Name → number or string (RAM, OS, ...) matched by job requirements.
+    """
+
+    id: str
+    performance: float
+    price: float = 0.0
+    q: float = 0.0
+    attributes: dict[str, AttributeValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        require_id("id", self.id)
+        object.__setattr__(
+            self, "performance", require_real("performance", self.performance, positive=True)
+        )
+        object.__setattr__(self, "price", require_real("price", self.price, nonnegative=True))
+        object.__setattr__(self, "q", require_real("q", self.q))
+        if not isinstance(self.attributes, dict):
+            raise DataError("attributes", "must be an object")
+        for name, value in self.attributes.items():
+            if isinstance(value, str):
+                continue
+            require_real(f"attributes.{name}", value)
+
+    def __hash__(self) -> int:
+        return hash(self.id)

@@ -1,0 +1,58 @@
+"""Free time slots and busy intervals on nodes (SPEC §2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from instances.checks import require_id, require_int, require_real
+from instances.errors import DataError
+
+
+@dataclass(frozen=True, order=False)
+class Slot:
+    """A free interval ``[start, end)`` on one node.
+
+    Parameters
+    ----------
+    node
+        Id of the node the slot belongs to.
+    start, end
+        Integer quanta, ``start < end``.
+    price
+        Optional price per quantum overriding the node's (seed 000 §5 prices slots).
+    """
+
+    node: str
+    start: int
+    end: int
+    price: float | None = None
+
+    def __post_init__(self) -> None:
+        require_id("node", self.node)
+        require_int("start", self.start)
+        require_int("end", self.end)
+        if self.start >= self.end:
+            raise DataError("end", "must be greater than start")
+        if self.price is not None:
+            object.__setattr__(self, "price", require_real("price", self.price, nonnegative=True))
+
+    @property
+    def length(self) -> int:
+        """Return ``end - start``."""
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class Busy:
+    """A busy interval ``[start, end)`` on one node: a local task or a reservation."""
+
+    node: str
+    start: int
+    end: int
+
+    def __post_init__(self) -> None:
+        require_id("node", self.node)
+        require_int("start", self.start)
+        require_int("end", self.end)
+        if self.start >= self.end:
+            raise DataError("end", "must be greater than start")

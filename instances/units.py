@@ -1,0 +1,32 @@
+"""The two shared unit conversions of SPEC §1.
+
+Every part of the project (heuristics, exact models, checker) turns
+volumes, performances and prices into integer quanta and money through
+these two functions and nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def duration(volume: float, performance: float) -> int:
+    """Return the run time, in integer quanta, of volume V on a node of performance p.
+
+    ``duration(V, p) = ceil(V / p)`` (SPEC §1). ``round(..., 9)`` absorbs
+    floating-point noise so that ``duration(150, 1.5) == 100``.
+    """
+    return math.ceil(round(volume / performance, 9))
+
+
+def cost(price: float, quanta: int) -> int:
+    """Return the integer money cost of ``quanta`` quanta at ``price`` per quantum.
+
+    ``cost(price, d) = ceil(round(price * d, 6))`` (SPEC §1): 0.1 * 30 costs 3.
+    """
+    return math.ceil(round(price * quanta, 6))
+
+
+def budget_from_price(max_price: float, volume: float, nodes: int) -> int:
+    """Return the default budget S = floor(C · V · n) of SPEC §2 (seed 000, "S = CtN")."""
+    return math.floor(round(max_price * volume * nodes, 6))

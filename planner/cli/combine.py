@@ -1,0 +1,18 @@
+"""``planner combine``: see FORMATS.md (filled in by its issue)."""
+
+from __future__ import annotations
+
+import argparse
+
+from planner.cli.common import UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``combine`` command."""
+    p = sub.add_parser("combine", help="(not available yet)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Not available in this build."""
+    raise UsageError("planner: 'combine' is not available yet")

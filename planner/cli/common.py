@@ -1,0 +1,50 @@
+"""Helpers shared by the CLI commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+class UsageError(Exception):
+    """A usage error: printed as one line on stderr, exit code 2."""
+
+
+def load(path: str) -> Any:
+    """Read an instance file, raising the one-line InstanceFileError on bad input."""
+    from instances import read_instance
+
+    return read_instance(path)
+
+
+def pick_jobs(instance: Any, job_id: str | None) -> list[Any]:
+    """Return the instance's jobs, or just ``job_id`` (UsageError if it is absent)."""
+    if job_id is None:
+        return list(instance.jobs)
+    for job in instance.jobs:
+        if job.id == job_id:
+            return [job]
+    raise UsageError(f"planner: no job '{job_id}' in the instance")
+
+
+def emit_json(obj: Any) -> None:
+    """Print one JSON object on one line (JSON Lines)."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def print_table(headers: list[str], rows: list[list[Any]]) -> None:
+    """Print an aligned plain-text table."""
+    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    for k, r in enumerate(cells):
+        print("  ".join(c.rjust(w) if k else c.ljust(w) for c, w in zip(r, widths, strict=True)))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def choice(kind: str, value: str, options: Any) -> str:
+    """Return ``value`` if it is one of ``options``; UsageError naming the options otherwise."""
+    if value not in options:
+        raise UsageError(f"planner: unknown {kind} '{value}' (choose from: {', '.join(options)})")
+    return value
