@@ -40,7 +40,9 @@ class Instance:
     geometry
         ``"rough"`` or ``"square"`` (SPEC §3).
     busy
-        Busy intervals (local tasks, reservations), as an alternative to ``slots``.
+        Busy intervals (local tasks, reservations), as an alternative to
+        ``slots``; the derived slots are then stored in ``slots`` (so
+        ``dataclasses.replace`` works on such an instance too).
     """
 
     nodes: tuple[Node, ...]
@@ -61,14 +63,17 @@ class Instance:
         self._check_horizon()
         self._check_unique("nodes", [n.id for n in self.nodes])
         self._check_unique("jobs", [j.id for j in self.jobs])
-        if (self.slots is None) == (self.busy is None):
-            raise DataError("", "exactly one of slots and busy must be given")
+        if self.slots is None and self.busy is None:
+            raise DataError("", "one of slots and busy must be given")
         if self.busy is not None:
             object.__setattr__(self, "busy", tuple(self.busy))
             if self.horizon is None:
                 raise DataError("horizon", "is required when busy is given")
             self._check_intervals("busy", self.busy, overlap_allowed=True)
             slots = _slots_from_busy(self.nodes, self.busy, self.horizon)
+            # dataclasses.replace passes the derived slots back in: accept only those.
+            if self.slots is not None and set(self.slots) != set(slots):
+                raise DataError("slots", "must be the horizon minus the busy intervals")
         else:
             slots = tuple(self.slots)
             self._check_intervals("slots", slots, overlap_allowed=False)
