@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 
 from instances.checks import is_int
 from instances.criteria import GEOMETRIES
@@ -117,7 +118,7 @@ class Instance:
             return
         for node, spans in per_node.items():
             spans.sort()
-            for (_, end_a, i), (start_b, _, j) in zip(spans, spans[1:], strict=False):
+            for (_, end_a, i), (start_b, _, j) in pairwise(spans):
                 if start_b < end_a:
                     first, second = sorted((i, j))
                     raise DataError(

@@ -67,6 +67,8 @@ def _check_keys(
     for key in required:
         if key not in obj:
             raise DataError(path, f"missing required key '{key}'")
+        if obj[key] is None:
+            raise DataError(f"{path}.{key}" if path else key, "is required and must not be null")
     return {k: v for k, v in obj.items() if v is not None}
 
 

@@ -43,7 +43,9 @@ def subtract(
             None,
         )
         if host is None:
-            raise ValueError(f"interval [{start}, {end}) on node '{node}' is not inside a free slot")
+            raise ValueError(
+                f"interval [{start}, {end}) on node '{node}' is not inside a free slot"
+            )
         remaining.remove(host)
         remaining.extend(subtract_interval(host, start, end))
     remaining.sort(key=lambda s: (s.start, node_order[s.node]))

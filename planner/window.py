@@ -15,7 +15,9 @@ from instances import CRITERIA, Instance, Job, Slot, cost, duration
 
 @dataclass(frozen=True)
 class Placement:
-    """One task of a window: ``[start, end)`` on ``node`` inside free slot ``[slot_start, slot_end)``.
+    """One task of a window: ``[start, end)`` on ``node`` inside its free slot.
+
+    The slot is ``[slot_start, slot_end)``.
 
     ``cost`` is the integer money cost of the task (SPEC §1) and ``q`` the
     node's q characteristic (seed 004 §3.3).

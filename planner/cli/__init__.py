@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as err:  # noqa: BLE001 - last resort: one line, exit 1
+    except Exception as err:  # last resort: one line, exit 1
         if os.environ.get("PLANNER_DEBUG"):
             raise
         print(f"planner: internal error: {type(err).__name__}: {err}", file=sys.stderr)

@@ -1,18 +1,131 @@
-"""``planner combine``: see FORMATS.md (filled in by its issue)."""
+"""``planner combine``: alternatives, then the best combination (FORMATS.md; SPEC §8, §9).
+
+JSON Lines output (``--json``): one line per job in batch order,
+``{"job", "status": "placed"|"postponed", "alternative": k|null, "window": {...}|null}``,
+then one summary line ``{"problem", "solver", "status", "objective", "bound",
+"constraint", "limit", "time", "runtime"}``. ``--joint`` solves the joint
+co-allocation model (SPEC §9) of the same problem instead, under the limit
+of the two-phase run and hinted with its combination; its windows are not
+alternatives, so ``alternative`` is null and ``solver`` is ``joint-cpsat``.
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from planner.cli.common import UsageError
+from planner.cli.common import UsageError, choice, emit_json, load, print_table
+
+PROBLEM_CHOICES: tuple[str, ...] = ("6", "7", "8", "9")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``combine`` command."""
-    p = sub.add_parser("combine", help="(not available yet)")
+    p = sub.add_parser(
+        "combine",
+        help="alternatives, then the best combination (SPEC §8)",
+        description="Find the batch's alternatives (SPEC §8), then choose one per job "
+        "for combination problem (6)-(9) of seed 003 §2.3.",
+    )
+    p.add_argument("file", help="instance file (planner.instance/1)")
+    p.add_argument("--problem", required=True, help="6, 7, 8 or 9 (SPEC §8 table)")
+    p.add_argument("--solver", default="dp", help="dp (default), cpsat or milp")
+    p.add_argument("--algorithm", default="amp", help="alternatives search algorithm (amp)")
+    p.add_argument("--time", default="proc_time", help="proc_time (default) or runtime")
+    p.add_argument("--t-star", type=int, default=None, help="time limit t* (integer)")
+    p.add_argument("--b-star", type=int, default=None, help="VO budget b* (integer)")
+    p.add_argument("--time-limit", type=float, default=None, help="solver seconds")
+    p.add_argument("--joint", action="store_true", help="solve the joint model (SPEC §9)")
+    p.add_argument("--json", action="store_true", help="JSON Lines output")
     p.set_defaults(run=run)
 
 
+def _check(args: argparse.Namespace) -> None:
+    import planner
+    from models import COMBINATION_SOLVERS
+    from models.combination import TIMES
+
+    choice("problem", args.problem, PROBLEM_CHOICES)
+    choice("solver", args.solver, COMBINATION_SOLVERS)
+    choice("time", args.time, TIMES)
+    if not hasattr(planner, "find_alternatives"):
+        raise UsageError("planner: the alternatives search is not available in this build")
+    choice("algorithm", args.algorithm, planner.ALGORITHMS)
+    for flag, value in (("--t-star", args.t_star), ("--b-star", args.b_star)):
+        if value is not None and value < 0:
+            raise UsageError(f"planner: {flag} must be an integer >= 0")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise UsageError("planner: --time-limit must be a positive number of seconds")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Not available in this build."""
-    raise UsageError("planner: 'combine' is not available yet")
+    """Run the alternatives search and the combination (or joint) solve; print the result."""
+    _check(args)
+    import planner
+    from models import solve_combination, solve_joint
+
+    inst = load(args.file)
+    found = planner.find_alternatives(inst, args.algorithm).by_job()
+    alternatives = {job.id: list(found.get(job.id, [])) for job in inst.jobs}
+    problem = int(args.problem)
+    result = solve_combination(
+        alternatives,
+        problem,
+        args.solver,
+        time=args.time,
+        t_star=args.t_star,
+        b_star=args.b_star,
+        time_limit=args.time_limit,
+    )
+    chosen: dict[str, tuple[int | None, Any]] = {
+        w.job: (result.info["choice"][w.job], w) for w in result.windows
+    }
+    solver = args.solver
+    if args.joint:
+        limits = {"t_star": result.info["t_star"], "b_star": result.info["b_star"]}
+        result = solve_joint(
+            inst,
+            problem=problem,
+            time=args.time,
+            hint=list(result.windows),
+            time_limit=args.time_limit,
+            **limits,
+        )
+        chosen = {w.job: (None, w) for w in result.windows}
+        solver = f"joint-{result.solver}"
+    summary = {
+        "problem": problem,
+        "solver": solver,
+        "status": result.status,
+        "objective": result.objective,
+        "bound": result.bound,
+        "constraint": result.info.get("constraint_value"),
+        "limit": result.info.get("limit"),
+        "time": args.time,
+        "runtime": round(result.runtime, 6),
+    }
+    if args.json:
+        for job in inst.jobs:
+            k, w = chosen.get(job.id, (None, None))
+            emit_json(
+                {
+                    "job": job.id,
+                    "status": "placed" if w is not None else "postponed",
+                    "alternative": k,
+                    "window": w.to_dict() if w is not None else None,
+                }
+            )
+        emit_json(summary)
+        return 0
+    rows = []
+    for job in inst.jobs:
+        k, w = chosen.get(job.id, (None, None))
+        if w is None:
+            rows.append([job.id, "postponed", None, None, None, None, None, None])
+        else:
+            time = w.metric(args.time)
+            rows.append([job.id, "placed", k, w.start, w.finish, w.cost, time, ",".join(w.nodes)])
+    print_table(["job", "status", "alt", "start", "finish", "cost", args.time, "nodes"], rows)
+    print()
+    print("  ".join(f"{key}={value}" for key, value in summary.items()))
+    return 0

@@ -1,18 +1,138 @@
-"""``planner generate``: see FORMATS.md (filled in by its issue)."""
+"""``planner generate FAMILY --seed N [--PARAM VALUE ...] [-o FILE]``: write a generated instance.
+
+Families are named after the seed experiments they reproduce
+(``instances.FAMILIES``; ``--list`` prints them with their parameters).
+Parameter values are JSON literals (``--nodes 50``, ``--bounds 0.5``); a
+parameter whose default is a string takes the text as given (``--geometry
+square``, ``--trace path/to/log.swf.gz``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import textwrap
+from typing import Any
 
 from planner.cli.common import UsageError
+
+_EPILOG = (
+    "Family parameters are given as --NAME VALUE (dashes in NAME may stand for "
+    "underscores); see --list for every family's parameters and defaults."
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``generate`` command."""
-    p = sub.add_parser("generate", help="(not available yet)")
+    p = sub.add_parser(
+        "generate",
+        help="write a generated instance (families named after the seed experiments)",
+        description="Write a seeded instance of FAMILY as a planner.instance/1 file.",
+        epilog=_EPILOG,
+    )
+    p.add_argument("--seed", type=int, help="random seed (a non-negative integer; required)")
+    p.add_argument("-o", "--output", help="output file (default: standard output)")
+    p.add_argument("--list", action="store_true", help="list the families and exit")
+    p.add_argument("family", nargs="?", help="family name (see --list)")
+    p.add_argument("params", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Not available in this build."""
-    raise UsageError("planner: 'generate' is not available yet")
+    """Generate the instance and write it to ``--output`` or standard output."""
+    from instances import FAMILIES, dumps_instance, generate
+
+    seed, output, listing, params = _split(args.params, args.seed, args.output, args.list)
+    if listing:
+        for f in FAMILIES.values():
+            print(f"{f.name}: {f.source}")
+            print(textwrap.fill(_defaults(f.defaults), 100, initial_indent="    ",
+                                subsequent_indent="    "))  # fmt: skip
+        return 0
+    if args.family is None:
+        raise UsageError("planner generate: a FAMILY is required (see --list)")
+    if seed is None:
+        raise UsageError("planner generate: --seed N is required")
+    defaults = FAMILIES[args.family].defaults if args.family in FAMILIES else {}
+    params = {k: _value(k, v, defaults.get(k)) for k, v in params.items()}
+    try:
+        inst = generate(args.family, seed, **params)
+    except ValueError as err:
+        raise UsageError(f"planner generate: {str(err).splitlines()[0]}") from None
+    if args.family == "swf":
+        from instances.generators.swf import summary
+
+        merged = FAMILIES["swf"].check_params(params)
+        print(f"planner generate: {summary(merged['trace'], merged['max_procs'])}", file=sys.stderr)
+    text = dumps_instance(inst)
+    if output is None:
+        print(text, end="")
+        return 0
+    try:
+        with open(output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as err:
+        raise UsageError(f"planner generate: cannot write {output} ({err.strerror})") from None
+    return 0
+
+
+def _split(
+    tokens: list[str], seed: int | None, output: str | None, listing: bool
+) -> tuple[int | None, str | None, bool, dict[str, str]]:
+    """Parse the tokens after FAMILY: --seed, -o, --list and ``--NAME VALUE`` parameters."""
+    params: dict[str, str] = {}
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token == "--list":
+            listing = True
+            i += 1
+            continue
+        if not token.startswith("-") or token in ("-", "--"):
+            raise UsageError(f"planner generate: unexpected argument '{token}'")
+        key, eq, value = token.partition("=")
+        if not eq:
+            if i + 1 >= len(tokens):
+                raise UsageError(f"planner generate: {key} needs a value")
+            value = tokens[i + 1]
+            i += 1
+        i += 1
+        if key in ("-o", "--output"):
+            output = value
+        elif key == "--seed":
+            seed = _seed(value)
+        else:
+            name = key.lstrip("-").replace("-", "_")
+            if not name:
+                raise UsageError(f"planner generate: bad option '{token}'")
+            params[name] = value
+    return seed, output, listing, params
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"planner generate: --seed must be an integer, got '{text}'") from None
+
+
+def _value(name: str, text: str, default: Any) -> Any:
+    """Return ``text`` as a JSON literal, or as the plain string when that is not JSON.
+
+    A parameter whose default is a string always takes the text itself
+    (``--trace 2024`` is a file name, not a number).
+    """
+    if isinstance(default, str) and not text.startswith('"'):
+        return text
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, (list, dict)):
+        raise UsageError(f"planner generate: parameter '{name}' must be a number or a string")
+    return value
+
+
+def _defaults(defaults: dict[str, Any]) -> str:
+    return " ".join(f"{k}={json.dumps(v)}" for k, v in defaults.items()) or "-"

@@ -1,0 +1,107 @@
+"""The :class:`Family` record shared by every instance generator."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from instances.instance import Instance
+
+Builder = Callable[..., Instance]
+"""``build(rng, name, **params) -> Instance``: every random choice draws from ``rng``."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A named instance generator reproducing one experiment of the seeds.
+
+    Parameters
+    ----------
+    name
+        Registry name (``planner generate NAME``).
+    source
+        One line: the seed file and section the family reproduces.
+    defaults
+        Overridable parameters and their default values; a default of
+        ``None`` means "optional, any JSON value".
+    build
+        ``build(rng, name, **params) -> Instance`` with ``rng`` a numpy
+        Generator seeded by the caller and ``name`` the instance name.
+    """
+
+    name: str
+    source: str
+    defaults: dict[str, Any] = field(default_factory=dict)
+    build: Builder | None = None
+
+    def check_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Return the defaults overridden by ``params``; ValueError names a bad parameter."""
+        merged = dict(self.defaults)
+        for key, value in params.items():
+            if key not in self.defaults:
+                known = ", ".join(self.defaults) or "none"
+                raise ValueError(
+                    f"family '{self.name}' has no parameter '{key}' (parameters: {known})"
+                )
+            merged[key] = _coerce(self.name, key, self.defaults[key], value)
+        return merged
+
+    def generate(self, seed: int, **params: Any) -> Instance:
+        """Build the instance for ``seed`` and ``params`` (deterministic)."""
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        merged = self.check_params(params)
+        if self.build is None:
+            raise ValueError(f"family '{self.name}' has no builder")
+        name = instance_name(self.name, int(seed), merged, self.defaults)
+        return self.build(np.random.default_rng(int(seed)), name, **merged)
+
+
+def _coerce(family: str, key: str, default: Any, value: Any) -> Any:
+    """Check ``value`` against the type of ``default`` (ints may stand for floats)."""
+    where = f"family '{family}': parameter '{key}'"
+    if default is None:
+        return value
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ValueError(f"{where} must be true or false, got {value!r}")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"{where} must be an integer, got {value!r}")
+        return int(value)
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
+            raise ValueError(f"{where} must be a number, got {value!r}")
+        return float(value)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise ValueError(f"{where} must be a string, got {value!r}")
+        return value
+    return value
+
+
+def param_error(family: str, key: str, rule: str) -> ValueError:
+    """Return the one-line ValueError for a parameter value outside its range."""
+    return ValueError(f"family '{family}': parameter '{key}' {rule}")
+
+
+def instance_name(family: str, seed: int, params: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """Return ``"family seed=N k=v ..."`` listing the parameters that differ from the defaults."""
+    extra = " ".join(f"{k}={params[k]}" for k in sorted(params) if params[k] != defaults.get(k))
+    return f"{family} seed={seed}" + (f" {extra}" if extra else "")
+
+
+def check(family: str, key: str, ok: bool, rule: str) -> None:
+    """Raise the one-line :func:`param_error` for ``key`` unless ``ok``."""
+    if not ok:
+        raise param_error(family, key, rule)
+
+
+def check_range(family: str, low: str, high: str, params: dict[str, Any], minimum: float) -> None:
+    """Check ``minimum <= params[low] <= params[high]`` (a parameter pair such as nodes_min/max)."""
+    check(family, low, params[low] >= minimum, f"must be >= {minimum}")
+    check(family, high, params[high] >= params[low], f"must be >= {low}")

@@ -1,0 +1,34 @@
+"""The registry of instance families: name → :class:`Family` (CLI and tests share it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from instances.generators import css2015, swf, tiny, toporkov2011, toporkov2012, toporkov2018
+from instances.generators.base import Family
+from instances.instance import Instance
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in (
+        toporkov2011.FAMILY,
+        toporkov2012.FAMILY,
+        css2015.FAMILY,
+        toporkov2018.FAMILY,
+        swf.FAMILY,
+        tiny.FAMILY,
+    )
+}
+
+
+def generate(family: str, seed: int, **params: Any) -> Instance:
+    """Return the instance of ``family`` for ``seed`` and ``params`` (deterministic).
+
+    Raises
+    ------
+    ValueError
+        One line naming an unknown family, an unknown parameter or a bad value.
+    """
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family '{family}' (choose from: {', '.join(FAMILIES)})")
+    return FAMILIES[family].generate(seed, **params)

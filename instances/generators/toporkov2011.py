@@ -1,0 +1,136 @@
+"""Family ``toporkov2011``: the ALP/AMP experiment of seed 000 §5.
+
+Reproduces the paper's ``SlotGenerator`` and ``JobGenerator`` (seed 000 §5,
+"SlotGenerator and JobGenerator classes"): an ordered list of 120–150 slots
+of length 50–300 on nodes of performance 1–3, neighbouring slots sharing a
+start time with probability 0.4 and otherwise 1–10 apart, each slot priced
+uniformly in [0.75p, 1.25p] with p = 1.7^performance; a batch of 3–7 jobs
+asking for 1–6 nodes, volume 50–150 and minimum performance 1–2. All
+variables are uniform, as in the paper.
+
+Choices where the paper is silent (documented in ``docs/readme/families.md``):
+
+- the paper generates a slot list, not a node model, so every slot is on its
+  own node (node price p, slot price the drawn one); performances and
+  minimum performances are reals rounded to 2 decimals;
+- money unit: prices are multiplied by ``money_unit`` (default 100, i.e. one
+  project money unit is 1/100 of the paper's), so ``cost()``'s rounding up to
+  an integer loses less than 0.01 of the paper's unit per task;
+- each job's price cap C (for ALP) is ``money_unit * 1.7^x`` with x uniform
+  between its minimum performance and ``performance_max``; its budget is
+  AMP's S = k·C·V·n of seed 000 §6 (``budget_factor`` k, default 1: no
+  explicit budget, so SPEC §2 derives S = floor(C·V·n)).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from instances.criteria import CRITERIA
+from instances.generators.base import Family, check, check_range
+from instances.instance import Instance
+from instances.job import Job
+from instances.node import Node
+from instances.slot import Slot
+
+NAME = "toporkov2011"
+
+
+def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
+    """Draw the slot list and the job batch of seed 000 §5."""
+    _check(p)
+    unit = float(p["money_unit"])
+    base = float(p["price_base"])
+    spread = float(p["price_spread"])
+    count = int(rng.integers(int(p["slots_min"]), int(p["slots_max"]) + 1))
+    nodes: list[Node] = []
+    slots: list[Slot] = []
+    start = 0
+    for i in range(count):
+        if i and rng.random() >= float(p["same_start"]):
+            start += int(rng.integers(1, int(p["gap_max"]) + 1))
+        length = int(rng.integers(int(p["length_min"]), int(p["length_max"]) + 1))
+        perf = round(float(rng.uniform(p["performance_min"], p["performance_max"])), 2)
+        price = unit * base**perf
+        slot_price = round(float(rng.uniform((1 - spread) * price, (1 + spread) * price)), 2)
+        nodes.append(Node(id=f"n{i + 1}", performance=perf, price=round(price, 2)))
+        slots.append(Slot(f"n{i + 1}", start, start + length, slot_price))
+    jobs = [_job(rng, k, p) for k in range(int(rng.integers(p["jobs_min"], p["jobs_max"] + 1)))]
+    return Instance(
+        nodes=tuple(nodes),
+        slots=tuple(slots),
+        jobs=tuple(jobs),
+        name=name,
+        horizon=(0, max(s.end for s in slots)),
+    )
+
+
+def _job(rng: np.random.Generator, k: int, p: dict[str, float | int | str]) -> Job:
+    n = int(rng.integers(int(p["job_nodes_min"]), int(p["job_nodes_max"]) + 1))
+    volume = float(rng.integers(int(p["volume_min"]), int(p["volume_max"]) + 1))
+    min_perf = round(float(rng.uniform(p["min_performance_min"], p["min_performance_max"])), 2)
+    level = float(rng.uniform(min_perf, max(min_perf, float(p["performance_max"]))))
+    max_price = round(float(p["money_unit"]) * float(p["price_base"]) ** level, 2)
+    factor = float(p["budget_factor"])
+    budget = None if factor == 1.0 else math.floor(round(factor * max_price * volume * n, 6))
+    return Job(
+        id=f"j{k + 1}",
+        nodes=n,
+        volume=volume,
+        min_performance=min_perf,
+        budget=budget,
+        max_price=max_price,
+        criterion=str(p["criterion"]),
+    )
+
+
+def _check(p: dict[str, float | int | str]) -> None:
+    for low, high, minimum in (
+        ("slots_min", "slots_max", 1),
+        ("length_min", "length_max", 1),
+        ("performance_min", "performance_max", 0.01),
+        ("jobs_min", "jobs_max", 1),
+        ("job_nodes_min", "job_nodes_max", 1),
+        ("volume_min", "volume_max", 1),
+        ("min_performance_min", "min_performance_max", 0),
+    ):
+        check_range(NAME, low, high, p, minimum)
+    check(NAME, "same_start", 0 <= p["same_start"] <= 1, "must be a probability in [0, 1]")
+    check(NAME, "gap_max", p["gap_max"] >= 1, "must be >= 1")
+    check(NAME, "price_base", p["price_base"] > 0, "must be > 0")
+    check(NAME, "price_spread", 0 <= p["price_spread"] < 1, "must be in [0, 1)")
+    check(NAME, "money_unit", p["money_unit"] > 0, "must be > 0")
+    check(NAME, "budget_factor", p["budget_factor"] > 0, "must be > 0")
+    check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
+
+
+FAMILY = Family(
+    name=NAME,
+    source="seed 000 §5 (SlotGenerator, JobGenerator; ALP vs AMP)",
+    defaults={
+        "slots_min": 120,
+        "slots_max": 150,
+        "length_min": 50,
+        "length_max": 300,
+        "performance_min": 1.0,
+        "performance_max": 3.0,
+        "same_start": 0.4,
+        "gap_max": 10,
+        "price_base": 1.7,
+        "price_spread": 0.25,
+        "money_unit": 100.0,
+        "jobs_min": 3,
+        "jobs_max": 7,
+        "job_nodes_min": 1,
+        "job_nodes_max": 6,
+        "volume_min": 50,
+        "volume_max": 150,
+        "min_performance_min": 1.0,
+        "min_performance_max": 2.0,
+        "budget_factor": 1.0,
+        "criterion": "min_start",
+    },
+    build=build,
+)

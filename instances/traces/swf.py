@@ -1,0 +1,150 @@
+"""Read Standard Workload Format (SWF) logs of the Parallel Workloads Archive.
+
+One job per line, 18 whitespace-separated numeric fields (``-1`` =
+unknown); lines starting with ``;`` are header comments such as
+``; MaxProcs: 100``. The format is defined on the archive's ``swf.html``
+page; ``../shared/traces/README.md`` lists the fields. Files may be plain or
+gzipped (detected from their first bytes, not their name).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+FIELDS = 18
+
+
+class SwfError(ValueError):
+    """A log that cannot be read: the one-line message names the file and line."""
+
+
+@dataclass(frozen=True)
+class SwfRecord:
+    """The fields of one SWF job that the slot lists use (times in seconds).
+
+    ``wait`` is 0 when the log does not know it (counted in
+    :attr:`SwfLog.wait_unknown`), so ``start = submit + wait``.
+    """
+
+    number: int
+    submit: float
+    wait: float
+    run: float
+    processors: int
+    line: int
+
+    @property
+    def start(self) -> float:
+        """Return the start time ``submit + wait``."""
+        return self.submit + self.wait
+
+    @property
+    def end(self) -> float:
+        """Return the end time ``start + run``."""
+        return self.start + self.run
+
+
+@dataclass(frozen=True)
+class SwfLog:
+    """A parsed log: header fields, usable records and counts of skipped records."""
+
+    path: str
+    header: dict[str, str]
+    records: tuple[SwfRecord, ...]
+    skipped: dict[str, int] = field(default_factory=dict)
+    wait_unknown: int = 0
+
+    @property
+    def max_procs(self) -> int | None:
+        """Return the header's MaxProcs (else MaxNodes) as an integer, or None."""
+        for key in ("MaxProcs", "MaxNodes"):
+            text = self.header.get(key, "").split()
+            if text and text[0].lstrip("-").isdigit() and int(text[0]) > 0:
+                return int(text[0])
+        return None
+
+
+def read_swf(path: str | os.PathLike[str]) -> SwfLog:
+    """Parse an SWF log, plain or gzipped.
+
+    Records whose run time or allocated processors are unknown (negative) are
+    skipped and counted in ``skipped`` by reason; an unknown wait counts as 0.
+
+    Raises
+    ------
+    SwfError
+        ``"FILE:LINE: rule"`` for a malformed line, ``"FILE: rule"`` when the
+        file cannot be read.
+    """
+    name = os.fspath(path)
+    try:
+        stat = os.stat(name)
+    except OSError as err:
+        raise SwfError(f"{name}: cannot read file ({err.strerror})") from None
+    return _read_cached(name, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=4)
+def _read_cached(name: str, _mtime: int, _size: int) -> SwfLog:
+    header: dict[str, str] = {}
+    records: list[SwfRecord] = []
+    skipped: Counter[str] = Counter()
+    wait_unknown = 0
+    try:
+        with _open_text(name) as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                text = raw.strip()
+                if not text:
+                    continue
+                if text.startswith(";"):
+                    key, sep, value = text[1:].partition(":")
+                    if sep and key.strip() and " " not in key.strip():
+                        header.setdefault(key.strip(), value.strip())
+                    continue
+                values = _fields(name, lineno, text)
+                number, submit, wait, run, procs = values[:5]
+                if run < 0:
+                    skipped["run_time_unknown"] += 1
+                    continue
+                if procs < 1:
+                    skipped["processors_unknown"] += 1
+                    continue
+                if wait < 0:
+                    wait_unknown += 1
+                    wait = 0.0
+                records.append(SwfRecord(int(number), submit, wait, run, int(procs), lineno))
+    except (OSError, EOFError, gzip.BadGzipFile) as err:
+        raise SwfError(f"{name}: cannot read file ({err})") from None
+    return SwfLog(name, header, tuple(records), dict(sorted(skipped.items())), wait_unknown)
+
+
+def _open_text(name: str) -> io.TextIOBase:
+    with open(name, "rb") as fh:
+        magic = fh.read(2)
+    if magic == b"\x1f\x8b":
+        return gzip.open(name, "rt", encoding="utf-8", errors="replace")
+    return open(name, encoding="utf-8", errors="replace")
+
+
+def _fields(name: str, lineno: int, text: str) -> list[float]:
+    parts = text.split()
+    if len(parts) != FIELDS:
+        raise SwfError(f"{name}:{lineno}: expected {FIELDS} fields, found {len(parts)}")
+    values: list[float] = []
+    for k, part in enumerate(parts, start=1):
+        try:
+            values.append(float(part))
+        except ValueError:
+            raise SwfError(f"{name}:{lineno}: field {k} is not a number: '{part}'") from None
+    if values[0] != int(values[0]):
+        raise SwfError(f"{name}:{lineno}: field 1 (job number) must be an integer")
+    if values[1] < 0:
+        raise SwfError(f"{name}:{lineno}: field 2 (submit time) must be >= 0")
+    if values[4] >= 1 and values[4] != int(values[4]):
+        raise SwfError(f"{name}:{lineno}: field 5 (allocated processors) must be an integer")
+    return values

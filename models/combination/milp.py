@@ -1,0 +1,79 @@
+"""Problems (6)–(9) of SPEC §8 as a MILP multiple-choice knapsack (PuLP, CBC by default).
+
+The same model as :mod:`models.combination.cpsat`, binary x_ij, written as a
+minimisation (maxima negated, so CBC's logged bound reads one way). CBC runs
+as a subprocess, so this works in a process that has loaded OR-Tools; PuLP is
+imported through :func:`models.backends.import_pulp` for the same reason.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import warnings
+
+from models.backends import import_pulp
+from models.combination.problem import Problem, Table
+
+pulp = import_pulp()
+
+
+_PROOF = re.compile(r"Problem is infeasible|Result - (Problem proven|Linear relaxation) infeasible")
+
+
+def _log_bound(log: str) -> float | None:
+    found = re.findall(r"(?:Lower bound|best possible)[:\s]+(-?[0-9.eE+-]+)", log)
+    return float(found[-1]) if found else None
+
+
+def solve_milp(
+    table: Table,
+    problem: Problem,
+    limit: int,
+    *,
+    time_limit: float | None = None,
+    threads: int = 1,
+) -> tuple[str, list[int] | None, float | None]:
+    """Return ``(status, chosen alternative per job or None, best proven bound)``."""
+    f_tab = table.column(problem.objective)
+    g_tab = table.column(problem.constraint)
+    sign = -1 if problem.sense == "max" else 1
+    prob = pulp.LpProblem("combination", pulp.LpMinimize)
+    # PuLP >= 3.3 deprecates constructing variables outside the problem.
+    new = getattr(prob, "add_variable", None) or pulp.LpVariable
+    x = [[new(f"x{i}_{j}", cat="Binary") for j in range(len(row))] for i, row in enumerate(f_tab)]
+    for i, row in enumerate(x):
+        prob += pulp.lpSum(row) == 1, f"one{i}"
+    cells = [(f_tab[i][j], g_tab[i][j], v) for i, row in enumerate(x) for j, v in enumerate(row)]
+    prob += pulp.LpAffineExpression([(v, g) for _, g, v in cells]) <= limit, "limit"
+    prob += pulp.LpAffineExpression([(v, sign * f) for f, _, v in cells])
+    fd, log_path = tempfile.mkstemp(suffix=".log", prefix="planner-cbc-")
+    os.close(fd)
+    try:
+        with warnings.catch_warnings():
+            # PuLP >= 3.3 deprecates its bundled CBC; it is still the one CBC every install has.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            cbc = pulp.PULP_CBC_CMD(
+                msg=False, timeLimit=time_limit, threads=threads, gapRel=0.0, logPath=log_path
+            )
+        prob.solve(cbc)
+        with open(log_path, encoding="utf-8", errors="replace") as fh:
+            log = fh.read()
+    finally:
+        os.unlink(log_path)
+    raw = _log_bound(log)
+    if prob.sol_status == pulp.LpSolutionOptimal:
+        status = "optimal"
+    elif prob.sol_status == pulp.LpSolutionIntegerFeasible:
+        status = "feasible"
+    elif prob.status == pulp.LpStatusInfeasible and _PROOF.search(log):
+        # PuLP also reports "infeasible" when CBC stops on time without a solution.
+        status = "infeasible"
+    else:
+        status = "unknown"
+    bound = sign * raw if raw is not None and status != "infeasible" else None
+    if status not in ("optimal", "feasible"):
+        return status, None, bound
+    choice = [max(range(len(row)), key=lambda j, r=row: r[j].varValue or 0.0) for row in x]
+    return status, choice, bound

@@ -1,0 +1,5 @@
+"""Joint co-allocation of a small batch (SPEC §9): all windows at once, CP-SAT."""
+
+from models.joint.solve import JOINT_SOLVERS, SENSES, solve_joint
+
+__all__ = ["JOINT_SOLVERS", "SENSES", "solve_joint"]

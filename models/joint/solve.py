@@ -1,0 +1,220 @@
+"""The solve façade for joint co-allocation of a small batch (SPEC §9): one :class:`Result`.
+
+The joint optimum is what the two-phase scheme of SPEC §8 (alternatives,
+then combination) approximates: it places the windows of all jobs at once.
+"""
+
+from __future__ import annotations
+
+import math
+import time as _clock
+from collections.abc import Sequence
+from typing import Any
+
+from instances import CRITERIA, Instance, Job
+from models.combination.problem import TIMES, Table, problem_of
+from models.result import Result
+from planner import METRICS, Window, make_window
+
+JOINT_SOLVERS: dict[str, str] = {"cpsat": "two-stage lexicographic CP-SAT model (OR-Tools)"}
+"""Joint co-allocation method names → description."""
+
+SENSES: dict[str, str] = {c.metric: c.sense for c in CRITERIA.values()}
+"""SPEC §3 metric → the sense of the SPEC §4 criterion that optimises it (joint objectives)."""
+
+
+def _batch(instance: Instance, jobs: Sequence[Job | str] | None) -> list[Job]:
+    if jobs is None:
+        return list(instance.jobs)
+    batch = [instance.job(j) if isinstance(j, str) else j for j in jobs]
+    if len({j.id for j in batch}) != len(batch):
+        raise ValueError("jobs must not repeat a job")
+    return batch
+
+
+def _hint_of(spaces: Sequence[Any], hint: Sequence[Window]) -> dict[int, tuple[int, list[int]]]:
+    index = {sp.job.id: j for j, sp in enumerate(spaces)}
+    out: dict[int, tuple[int, list[int]]] = {}
+    for w in hint:
+        if w.job not in index:
+            raise ValueError(f"hint: window for job '{w.job}', which is not in the batch")
+        sp = spaces[index[w.job]]
+        chosen = []
+        for p in w.placements:
+            k = sp.option_of(p.node, p.start, p.end)
+            if k is None:
+                raise ValueError(
+                    f"hint: job '{w.job}' task [{p.start}, {p.end}) on node '{p.node}' "
+                    "fits no suitable slot"
+                )
+            chosen.append(k)
+        out[index[w.job]] = (w.start, chosen)
+    return out
+
+
+def _two_phase_limit(
+    instance: Instance, batch: Sequence[Job], kind: str, time: str, algorithm: str
+) -> int:
+    import planner
+
+    if not hasattr(planner, "find_alternatives"):
+        raise ValueError("give t_star/b_star: planner.find_alternatives is not available")
+    alts = planner.find_alternatives(instance, algorithm, jobs=[j.id for j in batch]).by_job()
+    table = Table.of(alts, time)
+    return table.default_limit(kind) if table.jobs else 0
+
+
+def solve_joint(
+    instance: Instance,
+    objective: str = "proc_time",
+    solver: str = "cpsat",
+    *,
+    problem: int | None = None,
+    vo_budget: int | None = None,
+    hint: Sequence[Window] | None = None,
+    time_limit: float | None = None,
+    threads: int = 1,
+    jobs: Sequence[Job | str] | None = None,
+    time: str = "proc_time",
+    t_star: int | None = None,
+    b_star: int | None = None,
+    algorithm: str = "amp",
+    free_start: bool = True,
+    seed: int = 0,
+) -> Result:
+    """Co-allocate a small batch at once: most jobs placed, then the best batch objective.
+
+    SPEC §9 (beyond the seeds): at most one window per job, no two windows
+    sharing a node's time, all within the instance's free slots, each job's
+    budget and the optional VO budget. Lexicographic objective: maximise the
+    number of placed jobs, then optimise ``objective`` (or ``problem``).
+
+    Parameters
+    ----------
+    instance
+        The instance (its geometry sets the durations, SPEC §3).
+    objective
+        A SPEC §3 metric summed over the placed jobs; ``q`` and
+        ``near_distance`` are maximised, the others minimised (the sense of
+        the SPEC §4 criterion on that metric). Ignored when ``problem`` is set.
+    solver
+        A :data:`JOINT_SOLVERS` name.
+    problem
+        6–9: optimise that combination problem's Σ f over the placed jobs
+        under Σ g ≤ g* (SPEC §8; "time" is ``time``). g* is ``t_star`` /
+        ``b_star`` if given, else SPEC §8's default computed from a two-phase
+        run: ``planner.find_alternatives(instance, algorithm)`` on the batch.
+    vo_budget
+        Optional cap on the total cost of the placed windows.
+    hint
+        Windows (e.g. alternatives + combination) to seed CP-SAT (AddHint);
+        jobs without a hint window are hinted unplaced.
+    time_limit
+        Seconds for both stages together (stage 2 gets what stage 1 left, at least 1%).
+    threads
+        CP-SAT workers (1, with the fixed ``seed``, makes runs repeatable).
+    jobs
+        The batch (jobs or ids, batch order); default all the instance's jobs.
+    free_start
+        True (default): any integer start. False: only starts of the job's
+        suitable slots (the seeds' AEP space) -- in a batch this can lose
+        windows that start where another job's task ends, which the
+        two-phase scheme finds on its reduced slot lists.
+    seed
+        CP-SAT random seed.
+
+    Returns
+    -------
+    Result
+        ``windows``: the placed windows in batch order; ``objective``: the
+        batch objective of those windows; ``bound``: its best proven bound
+        (None unless the placed count is proven); ``info``: ``placed``,
+        ``postponed``, ``objective`` or ``problem``/``limit``/``t_star``/
+        ``b_star``/``constraint_value``, ``placed_bound``, stage statuses.
+    """
+    from models.joint.cpsat import JointModel
+    from models.joint.lexicographic import solve_lexicographic
+    from models.joint.space import JobSpace
+
+    began = _clock.perf_counter()
+    if solver not in JOINT_SOLVERS:
+        choices = ", ".join(JOINT_SOLVERS)
+        raise ValueError(f"unknown joint solver '{solver}' (choose from: {choices})")
+    if time not in TIMES:
+        raise ValueError(f"time must be one of {', '.join(TIMES)}, not {time!r}")
+    batch = _batch(instance, jobs)
+    spaces = [JobSpace(instance, job) for job in batch]
+    jm = JointModel(spaces, free_start=free_start, vo_budget=vo_budget)
+    info: dict[str, Any] = {"free_start": free_start, "vo_budget": vo_budget}
+    if problem is None:
+        if objective not in METRICS:
+            raise ValueError(f"unknown objective '{objective}' (choose from: {', '.join(METRICS)})")
+        sense = SENSES[objective]
+        parts = [jm.metric(j, objective) for j in range(len(spaces))]
+        scale = math.lcm(*(s for _, s in parts)) if parts else 1
+        goal = sum(e * (scale // s) for e, s in parts)
+        info["objective"] = objective
+
+        def value(w: Window) -> float:
+            return w.metric(objective)
+    else:
+        prob = problem_of(problem)
+        sense, scale = prob.sense, 1
+
+        def part(j: int, kind: str) -> Any:
+            return jm.cost(j) if kind == "cost" else jm.metric(j, time)[0]
+
+        given = t_star if prob.constraint == "time" else b_star
+        limit = given
+        if limit is None:
+            limit = _two_phase_limit(instance, batch, prob.constraint, time, algorithm)
+        jm.model.Add(sum(part(j, prob.constraint) for j in range(len(spaces))) <= limit)
+        goal = sum(part(j, prob.objective) for j in range(len(spaces)))
+        info.update(problem=prob.number, time=time, limit=limit, t_star=t_star, b_star=b_star)
+        info[prob.limit_name] = limit
+
+        def metric_of(w: Window, kind: str) -> int:
+            return w.cost if kind == "cost" else w.metric(time)
+
+        def value(w: Window) -> float:
+            return metric_of(w, prob.objective)
+
+    out = solve_lexicographic(
+        jm,
+        goal,
+        sense,
+        hint=_hint_of(spaces, hint) if hint is not None else None,
+        time_limit=time_limit,
+        threads=threads,
+        seed=seed,
+    )
+    windows: list[Window] = []
+    for j, (T, chosen) in sorted((out["solution"] or {}).items()):
+        slots = sorted(
+            (spaces[j].options[k].slot for k in chosen), key=lambda s: instance.node_index[s.node]
+        )
+        windows.append(make_window(instance, batch[j], T, slots))
+    found = out["solution"] is not None
+    result_objective = sum(value(w) for w in windows) if found else None
+    bound = out["bound"] / scale if out["bound"] is not None else None
+    if out["status"] == "optimal":
+        bound = result_objective
+    placed = {w.job for w in windows}
+    info.update(
+        placed=[j.id for j in batch if j.id in placed] if found else [],
+        postponed=[j.id for j in batch if j.id not in placed] if found else [j.id for j in batch],
+        placed_bound=out["placed_bound"],
+        stage1=out["stage1"],
+        stage2=out["stage2"],
+    )
+    if problem is not None and found:
+        info["constraint_value"] = sum(metric_of(w, prob.constraint) for w in windows)
+    return Result(
+        status=out["status"],
+        objective=result_objective,
+        bound=bound,
+        runtime=_clock.perf_counter() - began,
+        solver=solver,
+        windows=tuple(windows),
+        info=info,
+    )

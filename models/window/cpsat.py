@@ -1,0 +1,210 @@
+"""Window selection as a compact CP-SAT model (OR-Tools; SPEC §3–§4, seed 004 §3).
+
+Variables: the start T, one Boolean x_j per suitable slot and, in square
+geometry, one Boolean per duration level (:mod:`models.window.space`).
+Constraints, each enforced by x_j: containment ``s_j ≤ T`` and
+``T + d_j ≤ e_j``; cardinality ``Σ x_j = n``; at most one slot per node
+(redundant, it strengthens the relaxation); the budget ``Σ c_j x_j ≤ S``.
+The criterion is the objective; DEP/COORD add one distance variable per slot
+bounded by both slot edges, and optimise the sum (n is fixed, SPEC §3 means).
+
+By default (``reduce=True``) the model is built only over the candidate
+starts that survive the dominance reduction of :mod:`models.window.reduce`,
+starts from its incumbent as a hint, and carries two redundant layers: the
+candidate-start decomposition (one Boolean per candidate, x_cj = x_j ∧ y_c,
+with cardinality, budget and level rule per candidate; additive objectives
+are written on x_cj) and ``objective ≥ Σ_c bound_c y_c``. ``reduce=False``
+is the plain compact model.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from models.window.cpsat_layers import add_bound_cut, add_split, narrow, split_sum
+from models.window.reduce import reduce_space
+from models.window.space import WindowSpace
+
+_STATUS = {
+    cp_model.OPTIMAL: "optimal",
+    cp_model.FEASIBLE: "feasible",
+    cp_model.INFEASIBLE: "infeasible",
+    cp_model.UNKNOWN: "unknown",
+}
+
+
+def _q_scale(q: np.ndarray) -> int:
+    """Return the smallest power of ten (≤ 10^6) that makes every q an integer."""
+    for k in range(7):
+        scaled = q * 10**k
+        if np.allclose(scaled, np.round(scaled), rtol=0, atol=1e-9):
+            return 10**k
+    return 10**6
+
+
+SPLIT_LIMIT = 20000
+"""Largest number of (candidate, slot) pairs for which the decomposition layer is added."""
+
+
+class WindowModel:
+    """The CP-SAT model of one job's window selection; see the module docstring."""
+
+    def __init__(self, sp: WindowSpace, *, free_start: bool = False, reduce: bool = True) -> None:
+        self.sp = sp
+        self.model = m = cp_model.CpModel()
+        s, e, r = sp.s.tolist(), sp.e.tolist(), sp.r.tolist()
+        self.levels = list(sp.levels)
+        red = reduce_space(sp, free_start=free_start) if reduce else None
+        self.incumbent = None
+        if red is not None and red.start is not None:
+            self.incumbent = (red.start, sorted(red.chosen.tolist()))
+        if red is None:
+            self.slots = [j for j in range(sp.m) if e[j] - s[j] >= r[j]]
+            starts = sorted(set(s)) if not free_start else None
+        else:
+            self.slots = np.flatnonzero(red.alive.any(axis=0)).tolist()
+            starts = sorted(set(red.t.tolist()))
+            if sp.square:
+                self.levels = sorted(set(red.level.tolist()))
+                self.slots = [j for j in self.slots if r[j] <= max(self.levels)]
+        if starts is None:
+            self.T = m.NewIntVar(min(s, default=0), max(e, default=0), "T")
+        else:
+            self.T = m.NewIntVarFromDomain(cp_model.Domain.FromValues(starts or [0]), "T")
+        self.x = {j: m.NewBoolVar(f"x{j}") for j in self.slots}
+        T, x = self.T, self.x
+        m.Add(sum(x.values()) == sp.n)
+        by_node: dict[int, list[cp_model.IntVar]] = {}
+        for j in self.slots:
+            by_node.setdefault(int(sp.node[j]), []).append(x[j])
+            m.Add(s[j] <= T).OnlyEnforceIf(x[j])
+        for group in by_node.values():
+            if len(group) > 1:
+                m.AddAtMostOne(group)
+        self.D: cp_model.IntVar | None = None
+        if sp.square:
+            self._square(s, e, r)
+        else:
+            for j in self.slots:
+                m.Add(T + r[j] <= e[j]).OnlyEnforceIf(x[j])
+            if sp.budget is not None:
+                c = sp.costs(0)
+                m.Add(sum(int(c[j]) * x[j] for j in self.slots) <= sp.budget)
+        self.scale = 1
+        self.split: dict[tuple[int, int], cp_model.IntVar] = {}  # x_cj of cpsat_layers
+        self.cand: list[tuple[int, int]] = []
+        self.y: list[cp_model.IntVar] = []
+        if red is not None and 0 < int(red.alive.sum()) <= SPLIT_LIMIT:
+            add_split(self, red)
+        self._objective(s, e, r)
+        if self.split:
+            add_bound_cut(self, red)
+        if red is not None and red.start is not None:
+            narrow(self, red)
+
+    def _square(self, s: list[int], e: list[int], r: list[int]) -> None:
+        m, sp, T, x = self.model, self.sp, self.T, self.x
+        levels = self.levels
+        lvl = {d: m.NewBoolVar(f"l{d}") for d in levels}
+        m.AddExactlyOne(lvl.values())
+        self.D = D = m.NewIntVarFromDomain(cp_model.Domain.FromValues(levels or [0]), "D")
+        m.Add(sum(d * b for d, b in lvl.items()) == D)
+        for d, b in lvl.items():
+            exact = [x[j] for j in self.slots if r[j] == d]
+            if exact:
+                m.AddBoolOr(exact).OnlyEnforceIf(b)
+            else:
+                m.Add(b == 0)
+        self.c: dict[int, cp_model.IntVar] = {}
+        for j in self.slots:
+            m.Add(r[j] <= D).OnlyEnforceIf(x[j])
+            m.Add(e[j] >= T + D).OnlyEnforceIf(x[j])
+            table = {d: int(sp.costs(d)[j]) for d in levels if d >= r[j]}
+            cj = self.c[j] = m.NewIntVar(0, max(table.values()), f"c{j}")
+            m.Add(cj == 0).OnlyEnforceIf(x[j].Not())
+            for d, value in table.items():
+                if value:
+                    m.Add(cj >= value).OnlyEnforceIf([x[j], lvl[d]])
+        if sp.budget is not None:
+            m.Add(sum(self.c.values()) <= sp.budget)
+
+    def _objective(self, s: list[int], e: list[int], r: list[int]) -> None:
+        m, sp, T, x, D = self.model, self.sp, self.T, self.x, self.D
+        metric, n = sp.criterion.metric, sp.n
+        d = {j: (D if D is not None else r[j]) for j in self.slots}
+        if metric == "start":
+            m.Minimize(T)
+        elif metric in ("finish", "runtime"):
+            if D is not None:
+                m.Minimize(T + D if metric == "finish" else D)
+                return
+            horizon = max(e, default=0)
+            R = m.NewIntVar(0, max(r, default=0), "R")
+            for j in self.slots:
+                m.Add(r[j] <= R).OnlyEnforceIf(x[j])
+            if metric == "runtime":
+                m.Minimize(R)
+            else:
+                F = m.NewIntVar(min(s, default=0), horizon, "F")
+                for j in self.slots:
+                    m.Add(T + r[j] <= F).OnlyEnforceIf(x[j])
+                m.Minimize(F)
+        elif self.split and metric in ("cost", "proc_time", "near_distance", "far_distance"):
+            self.scale = n if metric in ("near_distance", "far_distance") else 1
+            (m.Maximize if sp.criterion.sense == "max" else m.Minimize)(split_sum(self))
+        elif metric == "cost":
+            if D is not None:
+                m.Minimize(sum(self.c.values()))
+            else:
+                c = sp.costs(0)
+                m.Minimize(sum(int(c[j]) * x[j] for j in self.slots))
+        elif metric == "proc_time":
+            m.Minimize(n * D if D is not None else sum(r[j] * x[j] for j in self.slots))
+        elif metric == "q":
+            self.scale = _q_scale(sp.q[self.slots]) if self.slots else 1
+            qs = {j: round(float(sp.q[j]) * self.scale) for j in self.slots}
+            m.Maximize(sum(qs[j] * x[j] for j in self.slots))
+        else:
+            self.scale = n
+            near = metric == "near_distance"
+            dist = []
+            for j in self.slots:
+                u = m.NewIntVar(0, e[j] - s[j] - r[j], f"u{j}")
+                dist.append(u)
+                m.Add(u == 0).OnlyEnforceIf(x[j].Not())
+                if near:
+                    m.Add(u <= T - s[j]).OnlyEnforceIf(x[j])
+                    m.Add(u <= e[j] - d[j] - T).OnlyEnforceIf(x[j])
+                else:
+                    m.Add(u >= T - s[j]).OnlyEnforceIf(x[j])
+                    m.Add(u >= e[j] - d[j] - T).OnlyEnforceIf(x[j])
+            (m.Maximize if near else m.Minimize)(sum(dist))
+
+    def solve(
+        self, *, time_limit: float | None = None, threads: int = 1, seed: int = 0
+    ) -> tuple[str, tuple[int, list[int]] | None, float | None]:
+        """Return ``(status, (T, chosen slot indices) or None, bound in natural units)``."""
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = threads
+        solver.parameters.random_seed = seed
+        # probing costs more than it saves on these small models (benchmarks/bench_exact_window.py)
+        solver.parameters.cp_model_probing_level = 0
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = float(time_limit)
+        code = solver.Solve(self.model)
+        status = _STATUS.get(code)
+        if status is None:
+            raise RuntimeError(f"CP-SAT rejected the window model: {solver.StatusName(code)}")
+        raw = solver.BestObjectiveBound()
+        # without a solution CP-SAT may report 0 as its bound: not a proven one
+        proven = status in ("optimal", "feasible") and math.isfinite(raw)
+        bound = raw / self.scale if proven else None
+        if status == "unknown" and self.incumbent is not None:
+            return "feasible", self.incumbent, None  # stopped early: the reduction's window
+        if status not in ("optimal", "feasible"):
+            return status, None, bound
+        chosen = [j for j in self.slots if solver.BooleanValue(self.x[j])]
+        return status, (solver.Value(self.T), chosen), bound

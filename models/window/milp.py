@@ -1,0 +1,157 @@
+"""Window selection as a time-indexed MILP over the candidate starts (PuLP; SPEC §3–§4).
+
+One binary y_c per candidate ``c = (T, level)`` of :mod:`models.window.space`
+and one binary x_cj per slot j alive at c: ``Σ_c y_c = 1``,
+``Σ_j x_cj = n · y_c``, ``x_cj ≤ y_c``, the budget ``Σ_j c_cj x_cj ≤ S · y_c`` and,
+in square geometry, at least one slot of the exact level per chosen
+candidate. Additive criteria are linear in x; ``min_start`` is linear in y;
+rough ``min_runtime``/``min_finish`` bound an extra variable by every chosen
+slot's duration (finish time). The model is always a minimisation of the
+normalised criterion (maxima negated).
+
+Backends: CBC (PuLP's bundled binary, run as a subprocess) by default, or
+HiGHS through :mod:`models.window.highs_proc`, a separate Python process, so
+that either works in a process that has already loaded OR-Tools (the two
+wheels bundle clashing HiGHS builds).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import warnings
+
+import numpy as np
+
+from models.backends import import_pulp
+from models.window.space import WindowSpace
+
+pulp = import_pulp()
+
+BACKENDS: tuple[str, ...] = ("cbc", "highs")
+
+
+def build(
+    sp: WindowSpace, *, free_start: bool = False
+) -> tuple[pulp.LpProblem, dict[tuple[int, int, int], pulp.LpVariable]]:
+    """Return the PuLP model and ``{(candidate, its start T, slot j): x variable}``."""
+    t, lv, alive = sp.candidates(free_start)
+    metric = sp.criterion.metric
+    prob = pulp.LpProblem("window", pulp.LpMinimize)
+    y = [prob.add_variable(f"y{c}", cat="Binary") for c in range(len(t))]
+    x: dict[tuple[int, int, int], pulp.LpVariable] = {}
+    goal: list[tuple[float, pulp.LpVariable]] = []
+    durations: dict[int, list[tuple[int, int, int]]] = {}
+    for c, (tc, level, row) in enumerate(zip(t.tolist(), lv.tolist(), alive, strict=True)):
+        idx = np.flatnonzero(row).tolist()
+        xs = {j: prob.add_variable(f"x{c}_{j}", cat="Binary") for j in idx}
+        prob += pulp.lpSum(xs.values()) == sp.n * y[c], f"card{c}"
+        for j, v in xs.items():
+            prob += v <= y[c], f"link{c}_{j}"
+            x[c, tc, j] = v
+        if sp.budget is not None:
+            costs = sp.costs(level)
+            spend = pulp.LpAffineExpression([(v, int(costs[j])) for j, v in xs.items()])
+            prob += spend <= sp.budget * y[c], f"budget{c}"
+        if sp.square:
+            exact = [v for j, v in xs.items() if sp.r[j] == level]
+            prob += pulp.lpSum(exact) >= y[c], f"level{c}"
+        if metric == "start":
+            goal.append((tc, y[c]))
+        elif metric in ("runtime", "finish"):
+            if sp.square:
+                goal.append((level + (tc if metric == "finish" else 0), y[c]))
+            else:
+                for j, v in xs.items():
+                    durations.setdefault(j, []).append((tc, int(sp.r[j]), v))
+        else:
+            z = sp.values(tc, level)
+            goal += [(float(z[j]), v) for j, v in xs.items()]
+    prob += pulp.lpSum(y) == 1, "one_start"
+    if durations:
+        top = prob.add_variable("top", lowBound=0)
+        for j, terms in durations.items():
+            start = metric == "finish"
+            prob += top >= pulp.lpSum((tc * start + d) * v for tc, d, v in terms), f"end{j}"
+        goal.append((1, top))
+    prob += pulp.LpAffineExpression([(v, k) for k, v in goal])
+    return prob, x
+
+
+def _cbc_bound(log: str) -> float | None:
+    found = re.findall(r"(?:Lower bound|best possible)[:\s]+(-?[0-9.eE+-]+)", log)
+    return float(found[-1]) if found else None
+
+
+def _cut_short(log: str, time_limit: float | None) -> bool:
+    """Return True when a time limit may have stopped CBC (its "infeasible" is then unproven).
+
+    CBC 2.10 reports "Pre-processing says infeasible" when the limit strikes
+    during cut generation, so an infeasible verdict counts only if CBC
+    finished well within the limit.
+    """
+    if time_limit is None:
+        return False
+    found = re.findall(r"Wallclock seconds\):\s+([0-9.]+)", log)
+    return not found or float(found[-1]) >= 0.5 * time_limit
+
+
+def solve_milp(
+    sp: WindowSpace,
+    *,
+    free_start: bool = False,
+    backend: str = "cbc",
+    time_limit: float | None = None,
+    threads: int = 1,
+) -> tuple[str, tuple[int, list[int]] | None, float | None]:
+    """Return ``(status, (T, chosen slot indices) or None, normalised bound)``."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown MILP backend '{backend}' (choose from: {', '.join(BACKENDS)})")
+    prob, x = build(sp, free_start=free_start)
+    if not x:
+        return "infeasible", None, None
+    if backend == "highs":
+        from models.window.highs_proc import solve_mps
+
+        status, values, bound = solve_mps(prob, time_limit=time_limit, threads=threads)
+    else:
+        status, values, bound = _solve_cbc(prob, time_limit, threads)
+    if status not in ("optimal", "feasible"):
+        return status, None, bound
+    chosen = [(tc, j) for (_, tc, j), v in x.items() if values.get(v.name, 0.0) > 0.5]
+    return status, (chosen[0][0], sorted(j for _, j in chosen)), bound
+
+
+def _solve_cbc(
+    prob: pulp.LpProblem, time_limit: float | None, threads: int
+) -> tuple[str, dict[str, float], float | None]:
+    fd, log_path = tempfile.mkstemp(suffix=".log", prefix="planner-cbc-")
+    os.close(fd)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # PuLP 3 deprecates the bundled CBC
+            # threads=1 is left unset: CBC's "-threads 1" now and then stalls for 10 s
+            solver = pulp.PULP_CBC_CMD(
+                msg=False,
+                timeLimit=time_limit,
+                threads=threads if threads > 1 else None,
+                gapRel=0.0,
+                logPath=log_path,
+            )
+            prob.solve(solver)
+        with open(log_path, encoding="utf-8", errors="replace") as fh:
+            log = fh.read()
+        bound = _cbc_bound(log)
+    finally:
+        os.unlink(log_path)
+    if prob.sol_status == pulp.LpSolutionOptimal:
+        status = "optimal"
+    elif prob.sol_status == pulp.LpSolutionIntegerFeasible:
+        status = "feasible"
+    elif prob.status == pulp.LpStatusInfeasible and not _cut_short(log, time_limit):
+        status = "infeasible"
+    else:
+        status = "unknown"
+    values = {v.name: v.varValue or 0.0 for v in prob.variables()}
+    return status, values, bound

@@ -1,0 +1,173 @@
+"""The search space of single-job window selection (SPEC §3–§4), shared by the exact methods.
+
+A window is a start T, a duration level (square geometry) and n suitable slots
+that contain their tasks. This module turns an instance and a job into numpy
+arrays over the job's suitable slots and enumerates the *candidates*
+``(T, level)`` that the exact methods range over:
+
+- AEP space (SPEC §4, default): T is the start of some suitable slot;
+- free start: every integer T. For a fixed slot subset every metric is
+  piecewise linear in T with breakpoints at ``s``, ``e - d`` and
+  ``(s + e - d) / 2`` (DEP/COORD distances, seed 004 §3.4), so the integer
+  optimum lies at one of those points, rounded down or up; the candidate
+  list holds exactly these T (the CP-SAT model ranges over all integers and
+  cross-checks the argument).
+
+Square geometry (seed 004 §3.2): the duration of every task is
+``duration(V, min_i p_i) = max_i duration(V, p_i)``, so a *level* is one of
+the distinct rough durations D; at level D only slots whose own duration is
+at most D take part, every task lasts D, and at least one chosen slot has
+duration exactly D (otherwise the window belongs to a lower level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from instances import CRITERIA, Criterion, Instance, Job, Slot, cost, duration
+from planner import Window, make_window
+
+
+@dataclass
+class WindowSpace:
+    """The suitable slots of one job as arrays, and the candidate starts and levels.
+
+    Parameters
+    ----------
+    instance, job
+        The problem.
+    criterion
+        The SPEC §4 criterion to optimise.
+    slots
+        The slot list (default: the instance's); suitability, release and
+        deadline clip it via :meth:`Instance.suitable_slots`.
+    geometry
+        ``rough`` or ``square`` (default: the instance's).
+    """
+
+    instance: Instance
+    job: Job
+    criterion: Criterion
+    slots: Sequence[Slot] | None = None
+    geometry: str | None = None
+    suitable: list[Slot] = field(init=False)
+    _costs: dict[int, np.ndarray] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        inst, job = self.instance, self.job
+        self.geometry = self.geometry or inst.geometry
+        self.suitable = inst.suitable_slots(job, self.slots)
+        nodes = [inst.node(s.node) for s in self.suitable]
+        self.n = job.nodes
+        self.budget = job.effective_budget
+        self.s = np.array([s.start for s in self.suitable], dtype=np.int64)
+        self.e = np.array([s.end for s in self.suitable], dtype=np.int64)
+        self.node = np.array([inst.node_index[s.node] for s in self.suitable], dtype=np.int64)
+        self.price = [inst.slot_price(s) for s in self.suitable]
+        self.q = np.array([nd.q for nd in nodes], dtype=float)
+        self.r = np.array([duration(job.volume, nd.performance) for nd in nodes], dtype=np.int64)
+        self.square = self.geometry == "square"
+        self.levels: list[int] = sorted({int(v) for v in self.r}) if self.square else [0]
+
+    @property
+    def m(self) -> int:
+        """Return the number of suitable slots."""
+        return len(self.suitable)
+
+    def durations(self, level: int) -> np.ndarray:
+        """Return each slot's task duration at ``level`` (rough: the slot's own)."""
+        return np.full(self.m, level, dtype=np.int64) if self.square else self.r
+
+    def eligible(self, level: int) -> np.ndarray:
+        """Return the mask of slots that may take part at ``level``."""
+        return self.r <= level if self.square else np.ones(self.m, dtype=bool)
+
+    def costs(self, level: int) -> np.ndarray:
+        """Return each slot's integer task cost at ``level`` (SPEC §1 ``cost``)."""
+        if level not in self._costs:
+            d = self.durations(level)
+            self._costs[level] = np.array(
+                [cost(p, int(x)) for p, x in zip(self.price, d, strict=True)], dtype=np.int64
+            )
+        return self._costs[level]
+
+    def starts(self, level: int, free_start: bool) -> np.ndarray:
+        """Return the candidate starts at ``level``, sorted (see the module docstring)."""
+        if not free_start:
+            return np.unique(self.s)
+        mask = self.eligible(level)
+        s, e, d = self.s[mask], self.e[mask], self.durations(level)[mask]
+        ok = e - s >= d
+        s, e, d = s[ok], e[ok], d[ok]
+        mid = s + e - d
+        pts = np.unique(np.concatenate([s, e - d, mid // 2, (mid + 1) // 2]))
+        return pts
+
+    def candidates(self, free_start: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return ``(T, level, alive)``: the candidates and their (C × m) alive-slot mask.
+
+        A slot is alive at ``(T, level)`` when it is eligible at the level and
+        contains the task: ``s ≤ T`` and ``T + d ≤ e`` (SPEC §3). Candidates
+        with fewer than n alive slots, or whose n cheapest alive slots exceed
+        the budget, are dropped: they hold no window.
+        """
+        ts, ls, masks = [], [], []
+        for level in self.levels:
+            t = self.starts(level, free_start)
+            d = self.durations(level)
+            alive = (
+                (self.s[None, :] <= t[:, None])
+                & (t[:, None] + d[None, :] <= self.e[None, :])
+                & self.eligible(level)[None, :]
+            )
+            keep = alive.sum(axis=1) >= self.n
+            if self.budget is not None and keep.any():
+                # the n cheapest alive slots over the budget: no window here
+                big = np.iinfo(np.int64).max // (4 * self.n)
+                cc = np.where(alive[keep], self.costs(level)[None, :], big)
+                cheap = np.partition(cc, self.n - 1, axis=1)[:, : self.n].sum(axis=1)
+                keep[np.flatnonzero(keep)[cheap > self.budget]] = False
+            ts.append(t[keep])
+            ls.append(np.full(int(keep.sum()), level, dtype=np.int64))
+            masks.append(alive[keep])
+        if not ts:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, self.m), bool)
+        return np.concatenate(ts), np.concatenate(ls), np.concatenate(masks, axis=0)
+
+    def values(self, t: int, level: int) -> np.ndarray:
+        """Return each slot's additive criterion value z_j at ``(t, level)`` (to be minimised).
+
+        Defined for the additive criteria (cost, proc_time, q, DEP, COORD);
+        DEP and COORD use the per-task distances of SPEC §3 (not yet divided by n).
+        """
+        d = self.durations(level)
+        metric = self.criterion.metric
+        if metric == "cost":
+            return self.costs(level).astype(float)
+        if metric == "proc_time":
+            return d.astype(float)
+        if metric == "q":
+            return -self.q
+        before, after = t - self.s, self.e - t - d
+        if metric == "near_distance":
+            return -np.minimum(before, after).astype(float)
+        if metric == "far_distance":
+            return np.maximum(before, after).astype(float)
+        raise ValueError(f"criterion '{self.criterion.name}' is not additive over tasks")
+
+    def window(self, t: int, chosen: Sequence[int]) -> Window:
+        """Return the window starting at ``t`` on the chosen slot indices (via ``make_window``)."""
+        order = self.instance.node_index
+        picked = sorted((self.suitable[i] for i in chosen), key=lambda s: order[s.node])
+        return make_window(self.instance, self.job, int(t), picked, self.geometry)
+
+
+def criterion_of(job: Job, criterion: str | None) -> Criterion:
+    """Return the registry criterion ``criterion`` (default: the job's own); KeyError if unknown."""
+    name = criterion or job.criterion
+    if name not in CRITERIA:
+        raise KeyError(f"unknown criterion '{name}' (choose from: {', '.join(CRITERIA)})")
+    return CRITERIA[name]

@@ -1,0 +1,97 @@
+"""The AEP scheme (seed 002 §2.1, seed 003 Algorithm 1) and its square form (seed 004 §3.2).
+
+Read the whole slot list once per geometry level; at every step with at
+least n alive slots let a subset selector pick a window and keep the best
+window over all steps. In the square geometry the levels run from the
+fastest (shortest task) down, each a full pass (seed 004 step 3).
+
+Ties: a window replaces the incumbent only with a strictly better value, or
+an equal value and an earlier start; so among equally good windows the
+earliest start wins, then the one met first (faster level, earlier step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import numpy as np
+
+from planner.heuristics import lite
+from planner.heuristics.feed import Feed
+from planner.heuristics.sweep import Sweep, levels
+from planner.heuristics.value import Run, value
+
+Selector = Callable[[Run, Sweep], "list[int] | None"]
+
+
+def feed_arrays(feed: Feed) -> SimpleNamespace:
+    """Return numpy copies of the feed's start, end, rough duration and q (for vector selectors)."""
+    return SimpleNamespace(
+        start=np.array(feed.start, dtype=np.int64),
+        end=np.array(feed.end, dtype=np.int64),
+        rough=np.array(feed.rough, dtype=np.int64),
+        q=np.array(feed.q, dtype=float),
+    )
+
+
+def aep(
+    feed: Feed,
+    metric: str,
+    selector: Selector,
+    *,
+    square: bool,
+    rng: np.random.Generator,
+    last_of_start: bool = False,
+) -> tuple[int, list[int]] | None:
+    """Return ``(T, chosen read indices)`` of the best window, or None when there is none.
+
+    Parameters
+    ----------
+    feed
+        The job's suitable slots.
+    metric
+        The SPEC §3 metric the criterion optimises (see :mod:`planner.heuristics.value`).
+    selector
+        The per-step subset selector.
+    square
+        Square geometry (level loop) instead of rough.
+    rng
+        Random source of the random-subset selector.
+    last_of_start
+        Evaluate once per distinct start (exact selectors; see :class:`Sweep`).
+    """
+    run = Run(feed, metric, square, rng)
+    run.ladder = levels(feed)
+    if not run.ladder:
+        return None
+    run.arrays = feed_arrays(feed)
+    # a selector reading only the n cheapest gives the same value until they change
+    first_n = getattr(selector, "first_n_only", False)
+    moves = metric in ("start", "finish", "near_distance", "far_distance")
+    n = feed.n
+    best: tuple[int, list[int]] | None = None
+    vector = first_n and metric in lite.METRICS
+    for level in run.ladder if square else [None]:
+        sw = Sweep(feed, level, last_of_start=last_of_start)
+        if vector:
+            got = lite.best_lite_step(run, sw)
+            if got is not None:
+                run.best, t, chosen = got
+                best = (t, chosen)
+            continue
+        seen: tuple[list[int], int] | None = None
+        for t in sw.steps():
+            if first_n:
+                now = (sw.keys[:n], t if moves else 0)
+                if now == seen:
+                    continue
+                seen = now
+            chosen = selector(run, sw)
+            if chosen is None:
+                continue
+            v = value(run, t, chosen)
+            if run.improves(v, t):
+                run.best = run.key(v, t)
+                best = (t, chosen)
+    return best

@@ -1,0 +1,122 @@
+"""A job's suitable slots, read lazily in start order, with per-slot task data (SPEC §2, §3).
+
+The forward pass of SPEC §5 reads the slots one by one; AMP/ALP usually stop
+after a few of them, so the feed filters, clips and annotates slots only as
+far as a pass reads (first-fit searches stay fast on long slot lists), and
+keeps what it read so that later passes (square levels) reuse it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from instances import Instance, Job, Slot, cost, duration
+
+
+class Feed:
+    """The suitable slots of ``job``, clipped to its release/deadline, in (start, node) order.
+
+    Item ``i`` (its *read index*, which also breaks every tie) has ``start[i]``,
+    ``end[i]``, ``node[i]`` (node order), ``rough[i]`` (its rough task
+    duration ``duration(V, p)``), ``q[i]``, ``price[i]`` and ``slot[i]`` (the
+    clipped :class:`Slot` a placement records).
+
+    Parameters
+    ----------
+    instance, job
+        The problem; suitability is :meth:`Job.suits` (SPEC §2).
+    slots
+        The slot list (default: the instance's), sorted by (start, node order).
+    max_price
+        ALP's per-quantum price cap C (seed 000 §3, condition 2°c); None: no cap.
+    """
+
+    def __init__(
+        self,
+        instance: Instance,
+        job: Job,
+        slots: Sequence[Slot] | None = None,
+        max_price: float | None = None,
+    ) -> None:
+        self.instance = instance
+        self.job = job
+        self.n = job.nodes
+        self.budget = job.effective_budget
+        self.start: list[int] = []
+        self.end: list[int] = []
+        self.node: list[int] = []
+        self.rough: list[int] = []
+        self.q: list[float] = []
+        self.price: list[float] = []
+        self.slot: list[Slot] = []
+        self._costs: dict[tuple[float, int], int] = {}
+        info: dict[str, tuple[int, int, float, float] | None] = {}
+        for k, nd in enumerate(instance.nodes):
+            ok = job.suits(nd)
+            info[nd.id] = (k, duration(job.volume, nd.performance), nd.q, nd.price) if ok else None
+        self._info = info
+        self._cap = max_price
+        if job.release is not None:
+            # clipping to the release reorders starts: filter eagerly (Instance.suitable_slots)
+            source: Sequence[Slot] = instance.suitable_slots(job, slots)
+        else:
+            source = instance.slots if slots is None else slots
+        self.capacity: int | None = len(source) if hasattr(source, "__len__") else None
+        """An upper bound on the number of slots the feed can hold, when known."""
+        self._source: Iterator[Slot] | None = iter(source)
+
+    @property
+    def complete(self) -> bool:
+        """Return True once the whole slot list has been read."""
+        return self._source is None
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def read(self, count: int = 32) -> bool:
+        """Read up to ``count`` more suitable slots; return False when none was left to read."""
+        src = self._source
+        if src is None:
+            return False
+        info, deadline, cap = self._info, self.job.deadline, self._cap
+        start, end, node, rough = self.start, self.end, self.node, self.rough
+        q_list, price_list, slot_list = self.q, self.price, self.slot
+        got = 0
+        for s in src:
+            data = info[s.node]
+            if data is None:
+                continue
+            k, r, q, node_price = data
+            price = node_price if s.price is None else s.price
+            if cap is not None and price > cap:
+                continue
+            if deadline is not None and s.end > deadline:
+                if s.start >= deadline:
+                    continue
+                s = Slot(s.node, s.start, deadline, s.price)
+            start.append(s.start)
+            end.append(s.end)
+            node.append(k)
+            rough.append(r)
+            q_list.append(q)
+            price_list.append(price)
+            slot_list.append(s)
+            got += 1
+            if got == count:
+                return True
+        self._source = None
+        return got > 0
+
+    def read_all(self) -> Feed:
+        """Read the whole slot list; return self."""
+        while self.read(1 << 16):
+            pass
+        return self
+
+    def cost(self, i: int, d: int) -> int:
+        """Return the integer cost of a task of ``d`` quanta in slot ``i`` (SPEC §1 ``cost``)."""
+        key = (self.price[i], d)
+        c = self._costs.get(key)
+        if c is None:
+            c = self._costs[key] = cost(self.price[i], d)
+        return c

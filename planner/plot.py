@@ -1,0 +1,155 @@
+"""Gantt chart of windows on the nodes' time lines (seed 000 Figs. 9–11).
+
+Each node is one line: busy time (local tasks) is hatched grey, free slots
+are outlined and numbered in list order, and the placements of each window
+are filled in their job's colour and labelled with the window's name.
+matplotlib is imported lazily: it is the optional extra ``planner[plot]``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from instances import Instance
+from planner.window import Window
+
+PALETTE: tuple[str, ...] = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
+)  # fmt: skip
+"""Job colours, assigned in order of first appearance (tab10 without grey first)."""
+
+FORMATS: tuple[str, ...] = (".png", ".svg")
+_AXES_PX = 720  # approximate plot-area width: labels that would not fit are left out
+_CHAR_PX = 4.5
+
+
+def job_colors(windows: Iterable[Window]) -> dict[str, str]:
+    """Return job id → colour, in order of the jobs' first window."""
+    colors: dict[str, str] = {}
+    for w in windows:
+        if w.job not in colors:
+            colors[w.job] = PALETTE[len(colors) % len(PALETTE)]
+    return colors
+
+
+def window_labels(windows: Sequence[Window]) -> list[str]:
+    """Return one label per window: the job id, numbered (``j1#2``) when a job has several."""
+    total = Counter(w.job for w in windows)
+    seen: Counter[str] = Counter()
+    labels = []
+    for w in windows:
+        seen[w.job] += 1
+        labels.append(w.job if total[w.job] == 1 else f"{w.job}#{seen[w.job]}")
+    return labels
+
+
+def _busy(instance: Instance, lo: int, hi: int) -> dict[str, list[tuple[int, int]]]:
+    if instance.busy is not None:
+        out: dict[str, list[tuple[int, int]]] = {n.id: [] for n in instance.nodes}
+        for b in instance.busy:
+            out[b.node].append((b.start, b.end))
+        return out
+    out = {}
+    for node in instance.nodes:
+        cursor, gaps = lo, []
+        for s in sorted((s for s in instance.slots if s.node == node.id), key=lambda s: s.start):
+            if s.start > cursor:
+                gaps.append((cursor, s.start))
+            cursor = max(cursor, s.end)
+        if cursor < hi:
+            gaps.append((cursor, hi))
+        out[node.id] = gaps
+    return out
+
+
+def plot_windows(
+    instance: Instance,
+    windows: Window | Sequence[Window | None] | None,
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+) -> None:
+    """Draw ``windows`` over the instance's free slots and write a PNG or SVG to ``path``.
+
+    Parameters
+    ----------
+    instance
+        The instance: its nodes, free slots, busy intervals and horizon.
+    windows
+        One window, or several (alternatives, a batch); ``None`` entries are
+        skipped.
+    path
+        Output file; the suffix (``.png`` or ``.svg``) picks the format.
+    title
+        Optional figure title (default: the instance name).
+
+    Raises
+    ------
+    RuntimeError
+        matplotlib is not installed (one line naming the extra to install).
+    ValueError
+        The suffix is not ``.png`` or ``.svg``.
+    """
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix not in FORMATS:
+        raise ValueError(f"plot file must end in .png or .svg, not '{suffix or os.fspath(path)}'")
+    try:
+        from matplotlib.figure import Figure
+        from matplotlib.patches import Patch
+    except ImportError:
+        raise RuntimeError(
+            "planner: plotting needs matplotlib (pip install 'planner[plot]')"
+        ) from None
+    if windows is None:
+        windows = []
+    elif isinstance(windows, Window):
+        windows = [windows]
+    shown = [w for w in windows if w is not None]
+    ends = [s.end for s in instance.slots] + [p.end for w in shown for p in w.placements]
+    starts = [s.start for s in instance.slots] + [w.start for w in shown]
+    lo, hi = instance.horizon or (min(starts, default=0), max(ends, default=1))
+    row = {n.id: len(instance.nodes) - 1 - i for i, n in enumerate(instance.nodes)}
+
+    fig = Figure(figsize=(10, 1.2 + 0.45 * len(instance.nodes)), dpi=100)
+    ax = fig.add_subplot()
+    for node, spans in _busy(instance, lo, hi).items():
+        ax.broken_barh(
+            [(a, b - a) for a, b in spans], (row[node] - 0.35, 0.7),
+            facecolors="#d9d9d9", edgecolors="#a0a0a0", hatch="///", linewidth=0.5,
+        )  # fmt: skip
+    for k, s in enumerate(instance.slots):
+        ax.broken_barh(
+            [(s.start, s.end - s.start)], (row[s.node] - 0.35, 0.7),
+            facecolors="white", edgecolors="#606060", linewidth=0.8,
+        )  # fmt: skip
+        ax.text(s.start + 0.5, row[s.node] + 0.22, str(k), fontsize=6, color="#606060", va="center")
+    colors = job_colors(shown)
+    for w, label in zip(shown, window_labels(shown), strict=True):
+        for p in w.placements:
+            ax.broken_barh(
+                [(p.start, p.end - p.start)], (row[p.node] - 0.25, 0.5),
+                facecolors=colors[w.job], edgecolors="black", linewidth=0.6,
+            )  # fmt: skip
+            if (p.end - p.start) / (hi - lo) * _AXES_PX >= _CHAR_PX * len(label) + 4:
+                ax.text(
+                    (p.start + p.end) / 2, row[p.node], label,
+                    ha="center", va="center", fontsize=7, color="white", clip_on=True,
+                )  # fmt: skip
+    ax.set_yticks(
+        [row[n.id] for n in instance.nodes],
+        [f"{n.id} (p={n.performance:g}, c={n.price:g})" for n in instance.nodes],
+    )
+    ax.set_ylim(-0.6, len(instance.nodes) - 0.4)
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel("time (quanta)")
+    ax.set_title(title if title is not None else (instance.name or "windows"))
+    ax.grid(axis="x", linewidth=0.3, alpha=0.5)
+    handles = [Patch(facecolor="white", edgecolor="#606060", label="free slot")]
+    handles.append(Patch(facecolor="#d9d9d9", edgecolor="#a0a0a0", hatch="///", label="busy"))
+    handles += [Patch(facecolor=c, edgecolor="black", label=job) for job, c in colors.items()]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.fspath(path), format=suffix[1:])

@@ -1,0 +1,150 @@
+"""Statistics of the paper families against the ranges their seeds state.
+
+Each test draws a handful of seeded instances and compares measured
+statistics with the paper's numbers (seed file and section in each
+docstring); the measured values are listed in ``docs/readme/families.md``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from instances import Instance, cost, duration, generate
+from instances.generators.css2015 import TABLE1_CRITERIA
+
+# Seed 002 Table 2: mean number of slots for 100 nodes by scheduling interval length.
+TABLE2_SLOTS = {600: 472.6, 1200: 779.4, 1800: 1092.0, 2400: 1405.1, 3000: 1718.8, 3600: 2030.6}
+
+
+def _loads(inst: Instance) -> np.ndarray:
+    """Return each node's busy share of the horizon."""
+    assert inst.horizon is not None and inst.busy is not None
+    length = inst.horizon[1] - inst.horizon[0]
+    busy: dict[str, int] = defaultdict(int)
+    for b in inst.busy:
+        busy[b.node] += b.end - b.start
+    return np.array([busy[n.id] / length for n in inst.nodes])
+
+
+def test_toporkov2012_load_per_node() -> None:
+    """Seed 002 §3.1: initial load 10–50% per node; the hypergeometric level has mean 30%."""
+    loads = np.concatenate([_loads(generate("toporkov2012", s)) for s in range(5)])
+    assert loads.min() >= 0.1 - 1e-9 and loads.max() <= 0.5 + 1e-9
+    assert 0.27 < loads.mean() < 0.33
+    assert loads.std() > 0.02
+
+
+@pytest.mark.parametrize("interval", sorted(TABLE2_SLOTS))
+def test_toporkov2012_slot_counts_match_table2(interval: int) -> None:
+    """Seed 002 Table 2: mean slot count for 100 nodes within 6% of the paper's, per interval."""
+    counts = [len(generate("toporkov2012", s, interval=interval).slots) for s in range(6)]
+    assert abs(np.mean(counts) / TABLE2_SLOTS[interval] - 1) < 0.06
+
+
+def test_toporkov2012_local_tasks_and_job() -> None:
+    """Local tasks last at least 10 (seed 002 §3.2); performances are integers 2–10; one job."""
+    inst = generate("toporkov2012", 3)
+    # Touching tasks merge into one busy interval only in the slots, so each Busy is one task.
+    assert min(b.end - b.start for b in inst.busy) >= 10
+    assert {n.performance for n in inst.nodes} <= {float(p) for p in range(2, 11)}
+    job = inst.jobs[0]
+    assert (job.nodes, job.volume, job.budget) == (5, 150.0, 1500)
+
+
+def test_toporkov2012_prices_calibrated() -> None:
+    """Prices ∝ performance with a normal deviation; the 5 cheapest tasks cost about 1027.
+
+    Seed 002 §3.2 reports minCost 1027.3 and AMP 1445.2 against S = 1500; the
+    five cheapest task costs (slots ignored) bound minCost from below, and a
+    random 5-window should cost about AMP's.
+    """
+    cheapest, typical = [], []
+    for s in range(20):
+        inst = generate("toporkov2012", s)
+        costs = sorted(cost(n.price, duration(150, n.performance)) for n in inst.nodes)
+        cheapest.append(sum(costs[:5]))
+        typical.append(5 * np.mean(costs))
+        ratios = [n.price / (1.9 * n.performance) for n in inst.nodes]
+        assert min(ratios) > 0.5 and max(ratios) < 1.5
+    assert 900 < np.mean(cheapest) < 1100
+    assert 1300 < np.mean(typical) < 1600
+
+
+def test_toporkov2012_nodes_parameter() -> None:
+    """``nodes`` scales the domain as in seed 002 Table 1 (50–400 nodes)."""
+    assert len(generate("toporkov2012", 1, nodes=50).nodes) == 50
+    assert len(generate("toporkov2012", 1, nodes=400).nodes) == 400
+
+
+def test_toporkov2011_slot_list() -> None:
+    """Seed 000 §5 SlotGenerator: counts, lengths, shared starts, gaps and prices in range."""
+    same = pairs = 0
+    for s in range(20):
+        inst = generate("toporkov2011", s)
+        slots = sorted(inst.slots, key=lambda x: (x.start, int(x.node[1:])))
+        assert 120 <= len(slots) <= 150
+        assert all(50 <= x.length <= 300 for x in slots)
+        gaps = [b.start - a.start for a, b in itertools.pairwise(slots)]
+        assert all(0 <= g <= 10 for g in gaps)
+        same += sum(g == 0 for g in gaps)
+        pairs += len(gaps)
+        for x in slots:
+            node = inst.node(x.node)
+            assert 1 <= node.performance <= 3
+            base = 100 * 1.7**node.performance
+            assert 0.75 * base - 0.01 <= x.price <= 1.25 * base + 0.01
+    assert 0.35 < same / pairs < 0.45
+
+
+def test_toporkov2011_jobs_and_money_unit() -> None:
+    """Seed 000 §5 JobGenerator ranges; with money in 1/100 units cost() rounds off < 0.1%."""
+    for s in range(20):
+        inst = generate("toporkov2011", s)
+        assert 3 <= len(inst.jobs) <= 7
+        for job in inst.jobs:
+            assert 1 <= job.nodes <= 6 and 50 <= job.volume <= 150
+            assert 1 <= job.min_performance <= 2
+            assert job.effective_budget is not None and job.max_price is not None
+            for x in inst.slots[:10]:
+                d = duration(job.volume, inst.node(x.node).performance)
+                exact = x.price * d
+                assert cost(x.price, d) - exact < 1e-3 * exact
+
+
+def test_css2015_batch() -> None:
+    """Seed 003 §5: 24 nodes on [0, 600], 20 jobs, budgets market ±60%, Table 1 criteria."""
+    criteria = []
+    for s in range(10):
+        inst = generate("css2015", s)
+        assert len(inst.nodes) == 24 and len(inst.jobs) == 20 and inst.horizon == (0, 600)
+        loads = _loads(inst)
+        assert loads.min() >= 0.1 - 1e-9 and loads.max() <= 0.5 + 1e-9
+        for job in inst.jobs:
+            market = job.volume * job.nodes
+            assert job.budget is not None and 0.4 * market - 1 <= job.budget <= 1.6 * market
+            criteria.append(job.criterion)
+    assert set(criteria) == set(TABLE1_CRITERIA)
+    counts = [criteria.count(c) for c in TABLE1_CRITERIA]
+    assert min(counts) > 30
+
+
+def test_toporkov2018_domain() -> None:
+    """Seed 004 §4.1: 100 nodes, interval 1200, load <= 30%, q in [0, 10], the job, square."""
+    loads, qs = [], []
+    for s in range(5):
+        inst = generate("toporkov2018", s)
+        assert len(inst.nodes) == 100 and inst.horizon == (0, 1200)
+        assert inst.geometry == "square"
+        loads.append(_loads(inst))
+        qs.extend(n.q for n in inst.nodes)
+        job = inst.jobs[0]
+        assert (job.nodes, job.volume, job.min_performance, job.budget) == (7, 800.0, 1.0, 644)
+        lengths = {duration(job.volume, n.performance) for n in inst.nodes}
+        assert min(lengths) >= 80 and max(lengths) <= 400
+    all_loads = np.concatenate(loads)
+    assert all_loads.max() <= 0.3 + 1e-9 and 0.12 < all_loads.mean() < 0.18
+    assert min(qs) >= 0 and max(qs) <= 10 and 4.5 < np.mean(qs) < 5.5

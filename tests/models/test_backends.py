@@ -1,0 +1,84 @@
+"""OR-Tools, PuLP and HiGHS in one process (models.backends; ortools 9.15 vs highspy 1.15).
+
+Each of ortools and highspy bundles its own HiGHS and whichever is imported
+second fails; PuLP imports highspy on import. These tests start fresh
+interpreters so that the import order is under control.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from models import solve_window
+from models.backends import loaded
+
+EXAMPLE = "instances/data/example.json"
+
+SCRIPT = """
+import json, sys
+{first}
+from instances import read_instance
+from models import solve_window
+inst = read_instance({path!r})
+out = {{}}
+for solver in ("milp", "milp-highs", "cpsat"):
+    res = solve_window(inst, "j2", "max_q", solver)
+    out[solver] = [res.status, res.objective]
+from models.backends import loaded
+out["loaded"] = loaded()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "from ortools.sat.python import cp_model",  # OR-Tools first, then PuLP via the façade
+        "from models.backends import import_pulp; import_pulp()",  # PuLP first
+        "import models.window.milp",  # the MILP module (PuLP) before the CP-SAT module
+    ],
+)
+def test_all_backends_in_one_process(first: str) -> None:
+    """CBC, HiGHS (subprocess) and CP-SAT all solve, whatever was imported first."""
+    code = SCRIPT.format(first=first, path=EXAMPLE)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["milp"] == out["milp-highs"] == out["cpsat"] == ["optimal", 12.0]
+    assert out["loaded"]["ortools"] and out["loaded"]["pulp"]
+
+
+def test_highspy_still_importable_after_pulp() -> None:
+    """import_pulp hides highspy only while PuLP imports: a later ``import highspy`` works."""
+    code = (
+        "from models.backends import import_pulp; import_pulp()\n"
+        "import highspy; print(highspy.Highs().version())"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_optional_backends_imported_only_when_chosen() -> None:
+    """Importing models and solving with the DP loads neither OR-Tools nor PuLP."""
+    code = (
+        "from instances import read_instance\n"
+        "from models import solve_window\n"
+        f"solve_window(read_instance({EXAMPLE!r}), 'j1', 'min_cost', 'dp')\n"
+        "import sys; print(sorted(m for m in ('ortools', 'pulp', 'highspy') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_this_process_runs_every_backend() -> None:
+    """In the test process itself (CP-SAT loaded) the HiGHS backend still answers."""
+    from instances import read_instance
+
+    inst = read_instance(EXAMPLE)
+    solve_window(inst, "j1", "min_cost", "cpsat")
+    assert loaded()["ortools"]
+    res = solve_window(inst, "j1", "min_cost", "milp", backend="highs")
+    assert (res.status, res.objective) == ("optimal", 30)

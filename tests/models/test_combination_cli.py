@@ -1,0 +1,114 @@
+"""Tests of ``planner combine`` (FORMATS.md command line; SPEC §8, §9)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from instances import generate, write_instance
+from models import solve_combination
+from planner import find_alternatives
+from planner.cli import main
+
+SUMMARY_KEYS = {
+    "problem", "solver", "status", "objective", "bound", "constraint", "limit", "time", "runtime",
+}  # fmt: skip
+
+
+@pytest.fixture
+def tiny_file(tmp_path: Path) -> Path:
+    """Write the 3-job tiny instance of seed 0 and return its path."""
+    path = tmp_path / "tiny.json"
+    write_instance(generate("tiny", 0, jobs=3), path)
+    return path
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
+    """Run the CLI with ``--json``; return the parsed lines (exit code 0 asserted)."""
+    assert main([*argv, "--json"]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.mark.parametrize("solver", ["dp", "cpsat", "milp"])
+@pytest.mark.parametrize("problem", ["6", "7", "8", "9"])
+def test_json_lines_match_the_api(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str], problem: str, solver: str
+) -> None:
+    """One line per job then a summary; the chosen windows are the API's (AMP alternatives)."""
+    lines = run_json(capsys, "combine", str(tiny_file), "--problem", problem, "--solver", solver)
+    *jobs, summary = lines
+    inst = generate("tiny", 0, jobs=3)
+    alts = find_alternatives(inst, "amp").by_job()
+    api = solve_combination(alts, int(problem), solver)
+    assert set(summary) == SUMMARY_KEYS
+    assert (summary["status"], summary["objective"]) == (api.status, api.objective)
+    assert summary["limit"] == api.info["limit"]
+    assert [j["job"] for j in jobs] == [j.id for j in inst.jobs]
+    for line in jobs:
+        if line["status"] == "placed":
+            window = alts[line["job"]][line["alternative"]]
+            assert line["window"] == window.to_dict()
+        else:
+            assert line["window"] is None and line["job"] in api.info["postponed"]
+
+
+def test_joint_flag_is_never_worse(tiny_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--joint`` solves the joint model under the two-phase limit; (8) minimises Σ cost."""
+    two = run_json(capsys, "combine", str(tiny_file), "--problem", "8")
+    joint = run_json(capsys, "combine", str(tiny_file), "--problem", "8", "--joint")
+    assert joint[-1]["solver"] == "joint-cpsat" and joint[-1]["status"] == "optimal"
+    assert joint[-1]["limit"] == two[-1]["limit"]
+    placed = [sum(j.get("status") == "placed" for j in out[:-1]) for out in (two, joint)]
+    assert placed[1] >= placed[0]
+    if placed[1] == placed[0]:
+        assert joint[-1]["objective"] <= two[-1]["objective"]
+
+
+def test_infeasible_limit_postpones_everything(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--t-star 0`` admits no combination: status infeasible, every job postponed."""
+    *jobs, summary = run_json(capsys, "combine", str(tiny_file), "--problem", "6", "--t-star", "0")
+    assert summary["status"] == "infeasible" and summary["objective"] is None
+    assert all(j["status"] == "postponed" and j["window"] is None for j in jobs)
+
+
+def test_table_output(tiny_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without ``--json`` a table with one row per job and a summary line is printed."""
+    assert main(["combine", str(tiny_file), "--problem", "9", "--time", "runtime"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == [
+        "job", "status", "alt", "start", "finish", "cost", "runtime", "nodes",
+    ]  # fmt: skip
+    assert "problem=9" in out and "solver=dp" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--problem", "5"], "unknown problem '5'"),  # not one of (6)–(9)
+        (["--problem", "6", "--solver", "greedy"], "unknown solver 'greedy'"),  # no such method
+        (["--problem", "6", "--algorithm", "best"], "unknown algorithm 'best'"),  # no such search
+        (["--problem", "6", "--time", "finish"], "unknown time 'finish'"),  # not a time metric
+        (["--problem", "6", "--t-star", "-1"], "--t-star must be an integer >= 0"),  # negative
+        (["--problem", "7", "--b-star", "x"], "invalid int value"),  # not an integer
+        (["--problem", "6", "--time-limit", "0"], "--time-limit must be a positive"),  # zero
+        ([], "--problem"),  # the problem is required
+    ],
+)
+def test_bad_usage_is_one_line_exit_2(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    """Bad usage prints one line naming the problem on stderr and exits 2."""
+    assert main(["combine", str(tiny_file), *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_bad_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing instance file is one line on stderr naming the file, exit 2."""
+    missing = tmp_path / "missing.json"
+    assert main(["combine", str(missing), "--problem", "6"]) == 2
+    assert str(missing) in capsys.readouterr().err

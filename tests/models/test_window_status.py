@@ -1,0 +1,117 @@
+"""Status paths of window selection: infeasible jobs, time limits, honest bounds (models.Result)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from instances import CRITERIA, Instance, Job, Node, Slot, generate
+from models import SOLVERS, STATUSES, solve_window
+from validation import check_window
+
+
+def small() -> Instance:
+    """Two nodes with one slot each; job ``j`` takes both (costs 10 + 10, budget 25)."""
+    nodes = (Node("a", 1.0, price=1.0, q=1.0), Node("b", 2.0, price=2.0, q=2.0))
+    slots = (Slot("a", 0, 20), Slot("b", 0, 20))
+    return Instance(nodes, slots, (Job("j", nodes=2, volume=10.0, budget=25),))
+
+
+@pytest.mark.parametrize("solver", list(SOLVERS))
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"budget": 19},  # the only window costs 20
+        {"nodes": 3},  # only two nodes exist
+        {"volume": 41.0},  # node b needs 21 quanta, its slot holds 20
+        {"deadline": 9},  # node a cannot finish by 9
+        {"min_performance": 3.0},  # no node is fast enough
+    ],
+)
+def test_infeasible_job(solver: str, change: dict) -> None:
+    """A job without any window is reported infeasible, with no window, objective or bound."""
+    inst = small()
+    job = dataclasses.replace(inst.jobs[0], **change)
+    res = solve_window(dataclasses.replace(inst, jobs=(job,)), job, "min_cost", solver)
+    assert res.status == "infeasible"
+    assert res.windows == () and res.objective is None and res.bound is None
+
+
+def _sound(res, optimum: float, criterion: str, inst: Instance, job: Job) -> None:
+    """Check the promises of a time-limited result against the known optimum."""
+    crit = CRITERIA[criterion]
+    assert res.status in STATUSES and res.status != "infeasible"
+    if res.status == "optimal":
+        assert res.objective == pytest.approx(optimum)
+    if res.status in ("optimal", "feasible"):
+        assert check_window(inst, job, res.window) == []
+        assert not crit.better(res.objective, optimum) or res.objective == pytest.approx(optimum)
+    else:
+        assert res.window is None and res.objective is None
+    if res.bound is not None:  # a proven bound is never worse than the optimum
+        assert not crit.better(optimum, res.bound) or res.bound == pytest.approx(optimum)
+
+
+@pytest.fixture(scope="module")
+def larger() -> Instance:
+    """A toporkov2012 instance (about 450 slots, one 5-node job)."""
+    return generate("toporkov2012", 3)
+
+
+@pytest.mark.parametrize("criterion", ["dep", "coord", "min_finish"])
+def test_dp_zero_time_limit_gives_unknown_with_bound(larger: Instance, criterion: str) -> None:
+    """The DP stopped before its first step reports ``unknown`` and a valid bound."""
+    job = larger.jobs[0]
+    optimum = solve_window(larger, job, criterion, "dp").objective
+    res = solve_window(larger, job, criterion, "dp", time_limit=0.0)
+    assert res.status == "unknown" and res.bound is not None
+    _sound(res, optimum, criterion, larger, job)
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "milp", "milp-highs"])
+@pytest.mark.parametrize("limit", [1e-6, 0.02])
+def test_tight_time_limit_never_claims_a_false_optimum(
+    larger: Instance, solver: str, limit: float
+) -> None:
+    """Under a tight limit the status is feasible/unknown, or a true optimum; bounds are valid."""
+    job = larger.jobs[0]
+    for criterion in ("dep", "coord"):
+        optimum = solve_window(larger, job, criterion, "dp").objective
+        res = solve_window(larger, job, criterion, solver, time_limit=limit)
+        _sound(res, optimum, criterion, larger, job)
+
+
+@pytest.mark.parametrize("solver", list(SOLVERS))
+def test_result_fields(solver: str) -> None:
+    """The Result names its solver and job, and its runtime is a non-negative number."""
+    inst = small()
+    res = solve_window(inst, "j", "max_q", solver)
+    assert res.status == "optimal" and res.objective == pytest.approx(3.0)
+    assert res.solver == solver and res.info["job"] == "j" and res.runtime >= 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"solver": "gurobi"}, ValueError),  # not in SOLVERS
+        ({"criterion": "max_speed"}, KeyError),  # not in CRITERIA
+        ({"job": "nope"}, KeyError),  # no such job
+        ({"solver": "dp", "backend": "highs"}, TypeError),  # option of another solver
+    ],
+)
+def test_bad_arguments(kwargs: dict, error: type) -> None:
+    """Unknown solvers, criteria, jobs and options are rejected with a named error."""
+    args = {"job": "j", "criterion": "min_cost", "solver": "cpsat"} | kwargs
+    with pytest.raises(error):
+        solve_window(small(), **args)
+
+
+def test_cpsat_zero_time_limit_returns_the_reduction_window(larger: Instance) -> None:
+    """CP-SAT stopped at once still returns the dominance reduction's window as ``feasible``."""
+    job = larger.jobs[0]
+    optimum = solve_window(larger, job, "dep", "dp").objective
+    res = solve_window(larger, job, "dep", "cpsat", time_limit=0.0)
+    assert res.status == "feasible" and res.bound is not None
+    assert res.objective < optimum < res.bound  # this instance's incumbent is not optimal
+    _sound(res, optimum, "dep", larger, job)

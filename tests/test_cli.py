@@ -1,0 +1,70 @@
+"""The ``planner`` command-line skeleton: help, version, usage errors (FORMATS.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from planner import __version__
+from planner.cli import COMMANDS, main
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "planner.cli", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_help_lists_every_command() -> None:
+    """``planner --help`` exits 0 and names every command."""
+    done = _cli("--help")
+    assert done.returncode == 0
+    for name in COMMANDS:
+        assert name in done.stdout
+
+
+def test_version() -> None:
+    """``planner --version`` prints the package version."""
+    done = _cli("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"planner {__version__}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["frobnicate"],  # unknown command
+        ["validate"],  # missing argument
+        ["validate", "x.json", "--bogus"],  # unknown option
+        ["--bogus"],  # unknown top-level option
+    ],
+)
+def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Usage errors: exit 2, one line on stderr, no traceback."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("planner")
+
+
+def test_unknown_command_subprocess() -> None:
+    """The same through the real entry point."""
+    done = _cli("frobnicate")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "frobnicate" in done.stderr
+
+
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """No command: the help text and exit 2."""
+    assert main([]) == 2
+    assert "usage: planner" in capsys.readouterr().out
+
+
+def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    """A missing instance file: exit 2 and one line naming it."""
+    path = tmp_path / "nope.json"
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}: cannot read file") and err.count("\n") == 1

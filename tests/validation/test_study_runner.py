@@ -1,0 +1,191 @@
+"""Tests of the gap-study runner: rows, resume after an interruption, error rows.
+
+The heuristics here are fakes injected through a :class:`Toolkit` (the
+runner's injection point), so these tests exercise the study machinery
+whatever the state of the real heuristics: ``opt`` returns the exact optimum
+of the job's criterion, ``early`` serves ``min_cost`` with the earliest
+window (a real, positive gap), ``broken`` returns the optimum with every task
+cost zeroed (an infeasible window that also beats the optimum).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from instances import read_instance
+from planner.window import Window
+from validation.study import (
+    TIMING_COLUMNS,
+    LocalExecutor,
+    SerialExecutor,
+    Store,
+    StudySpec,
+    StudyStopped,
+    Toolkit,
+    WorkerLost,
+    instance_seed,
+    run_study,
+)
+from validation.study.report import write_report
+from validation.study.task import FREE_START
+
+SPEC = StudySpec("tiny", {"jobs": 2}, instances=8, seed=5)
+
+
+def fake_algorithms() -> dict[str, str | None]:
+    """Two fake heuristics: ``opt`` (job's criterion) and ``early`` (serves min_cost)."""
+    return {"opt": None, "early": "min_cost"}
+
+
+def fake_search(instance: Any, job: Any, name: str, seed: int) -> Window | None:
+    """``opt``: the study's exact optimum; ``early``: the min_start one; ``broken``: zero costs."""
+    from models import solve_window
+
+    crit = {"opt": job.criterion, "early": "min_start", "broken": "min_cost"}[name]
+    window = solve_window(instance, job, crit, free_start=crit in FREE_START).window
+    if name == "broken" and window is not None:
+        placements = [dataclasses.replace(p, cost=0) for p in window.placements]
+        window = dataclasses.replace(window, placements=tuple(placements))
+    return window
+
+
+def broken_algorithms() -> dict[str, str | None]:
+    """The fakes plus the deliberately broken heuristic."""
+    return {**fake_algorithms(), "broken": "min_cost"}
+
+
+KILL_SEED = instance_seed(SPEC.seed, 3)
+
+
+def killing_search(instance: Any, job: Any, name: str, seed: int) -> Window | None:
+    """``fake_search``, but the worker process kills itself (SIGKILL) on instance 3."""
+    if instance.name.split()[1] == f"seed={KILL_SEED}":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return fake_search(instance, job, name, seed)
+
+
+FAKE = Toolkit(algorithms=fake_algorithms, search=fake_search)
+BROKEN = Toolkit(algorithms=broken_algorithms, search=fake_search)
+KILLER = Toolkit(algorithms=fake_algorithms, search=killing_search)
+
+
+def stable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the rows without the timing columns (measurements differ between runs)."""
+    return [{k: v for k, v in r.items() if k not in TIMING_COLUMNS} for r in rows]
+
+
+def clean_rows(tmp_path: Path, spec: StudySpec = SPEC, kit: Toolkit = FAKE) -> list[dict]:
+    """Rows of an uninterrupted in-process run."""
+    with Store(tmp_path / "clean.sqlite") as store:
+        out = run_study(spec, store, toolkit=kit, version="test")
+        return stable(store.rows(out.study))
+
+
+def test_rows_cover_every_instance_job_and_algorithm(tmp_path: Path) -> None:
+    """One row per instance × job × algorithm; ``opt`` always matches, ``early`` never beats it."""
+    rows = clean_rows(tmp_path)
+    assert len(rows) == SPEC.instances * 2 * 2
+    keys = {(r["instance"], r["job"], r["algorithm"]) for r in rows}
+    assert len(keys) == len(rows)
+    for r in rows:
+        assert r["error"] is None and r["verdict"] == ""
+        if r["algorithm"] == "opt" and r["exact_status"] == "optimal":
+            assert r["match"] is True and r["gap"] == 0.0
+        if r["gap"] is not None:
+            assert r["gap"] >= 0
+    assert any(r["gap"] and r["gap"] > 0 for r in rows if r["algorithm"] == "early")
+
+
+def test_resume_after_stop_gives_the_clean_rows(tmp_path: Path) -> None:
+    """Stopping after 3 instances and rerunning the same study ends with exactly the clean rows."""
+    db = tmp_path / "resumed.sqlite"
+    with Store(db) as store, pytest.raises(StudyStopped):
+        run_study(SPEC, store, toolkit=FAKE, version="test", stop_after=3)
+    with Store(db) as store:
+        assert len(store.done(1)) == 3
+        out = run_study(SPEC, store, toolkit=FAKE, version="test")
+        assert out.written == SPEC.instances - 3
+        assert stable(store.rows(out.study)) == clean_rows(tmp_path)
+
+
+def test_resume_after_a_killed_worker_gives_the_clean_rows(tmp_path: Path) -> None:
+    """A worker killed by SIGKILL stops the study; the rerun ends with exactly the clean rows."""
+    db = tmp_path / "killed.sqlite"
+    with Store(db) as store, pytest.raises(WorkerLost):
+        run_study(SPEC, store, toolkit=KILLER, version="test", executor=LocalExecutor(2))
+    with Store(db) as store:
+        assert 3 not in store.done(1)
+        out = run_study(SPEC, store, toolkit=FAKE, version="test", executor=SerialExecutor())
+        assert stable(store.rows(out.study)) == clean_rows(tmp_path)
+
+
+def test_rerun_of_a_finished_study_computes_nothing(tmp_path: Path) -> None:
+    """Running a finished study again writes no row; other parameters open a new study."""
+    with Store(tmp_path / "db.sqlite") as store:
+        first = run_study(SPEC, store, toolkit=FAKE, version="test")
+        again = run_study(SPEC, store, toolkit=FAKE, version="test")
+        assert (again.study, again.written, again.rows) == (first.study, 0, first.rows)
+        other = run_study(dataclasses.replace(SPEC, seed=6), store, toolkit=FAKE, version="test")
+        assert other.study != first.study and other.written == SPEC.instances
+
+
+def test_broken_heuristic_gives_error_rows_and_saved_instances(tmp_path: Path) -> None:
+    """The zero-cost heuristic is flagged on every found window and its instances are saved."""
+    with Store(tmp_path / "db.sqlite") as store:
+        out = run_study(SPEC, store, toolkit=BROKEN, version="test")
+        rows = store.rows(out.study)
+        rep = write_report(store, out.study, tmp_path / "out")
+    broken = [r for r in rows if r["algorithm"] == "broken" and r["found"]]
+    assert broken and out.errors == len(broken)
+    assert all(r["error"].startswith("infeasible window: cost") for r in broken)
+    assert not [r for r in rows if r["algorithm"] != "broken" and r["error"]]
+    saved = sorted(Path(p).name for p in rep["error_files"])
+    assert saved == sorted(f"instance-{i}.json" for i in {r["instance"] for r in broken})
+    inst = read_instance(rep["error_files"][0])
+    assert inst.name.startswith("tiny seed=")
+    assert "## Errors" in Path(rep["report"]).read_text()
+
+
+def test_seeds_do_not_depend_on_the_instance_count(tmp_path: Path) -> None:
+    """Instance i is the same in a 4-instance and an 8-instance study."""
+    small = clean_rows(tmp_path, dataclasses.replace(SPEC, instances=4))
+    (tmp_path / "clean.sqlite").unlink()
+    large = clean_rows(tmp_path)
+    assert small == [r for r in large if r["instance"] < 4]
+
+
+def test_kill_9_of_the_study_process_then_rerun(tmp_path: Path) -> None:
+    """``kill -9`` of a running ``planner study gap`` (real heuristics) loses nothing on rerun."""
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    argv = [sys.executable, "-m", "planner.cli", "study", "gap", "--family", "tiny",
+            "--instances", "12", "--workers", "1", "--quiet"]  # fmt: skip
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([*argv, "--out", str(killed)], stdout=subprocess.DEVNULL)
+    done, deadline = 0, time.monotonic() + 60
+    while done < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        try:
+            db = sqlite3.connect(f"file:{killed / 'study.sqlite'}?mode=ro", uri=True, timeout=5)
+            done = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
+            db.close()
+        except sqlite3.Error:
+            continue
+    proc.kill()
+    proc.wait()
+    assert 2 <= done < 12, "the study must be killed mid-run"
+    assert subprocess.run([*argv, "--out", str(killed)], capture_output=True).returncode == 0
+    clean = tmp_path / "clean"
+    assert subprocess.run([*argv, "--out", str(clean)], capture_output=True).returncode == 0
+    with Store(killed / "study.sqlite") as a, Store(clean / "study.sqlite") as b:
+        assert stable(a.rows(1)) == stable(b.rows(1))
+        assert len(a.rows(1)) == len(b.rows(1)) > 0

@@ -1,0 +1,34 @@
+"""Export a study's rows (the :data:`~validation.study.store.COLUMNS` order) to CSV or Parquet."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from validation.study.spec import StudyError
+from validation.study.store import COLUMNS
+
+
+def export_csv(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
+    """Write rows (the :data:`COLUMNS` order) to a CSV file."""
+    import csv
+
+    names = [n for n, _ in COLUMNS]
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=names, extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+
+
+def export_parquet(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
+    """Write rows to a Parquet file (needs the ``parquet`` extra: pyarrow)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise StudyError("Parquet export needs pyarrow: pip install 'planner[parquet]'") from None
+    names = [n for n, _ in COLUMNS]
+    data = list(rows)
+    pq.write_table(pa.table({n: [r[n] for r in data] for n in names}), str(path))

@@ -1,0 +1,164 @@
+"""The gap-study report: summary table (text, CSV, Markdown), figures and error instances."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from validation.study import plots
+from validation.study.metrics import SUMMARY_COLUMNS, format_cell, summarise
+from validation.study.spec import StudySpec
+from validation.study.store import Store
+
+HEADERS: dict[str, str] = {
+    "family": "family", "geometry": "geometry", "algorithm": "algorithm",
+    "criterion": "criterion", "instances": "inst", "jobs": "jobs", "found_rate": "found",
+    "exact_found_rate": "exact found", "exact_match_rate": "match", "gap_mean": "gap mean",
+    "gap_median": "gap med", "gap_p95": "gap p95", "gap_max": "gap max",
+    "heuristic_ms": "heur ms", "exact_ms": "exact ms", "speedup": "exact/heur",
+    "unproven": "unproven", "errors": "errors",
+}  # fmt: skip
+
+
+def _columns(summary: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Drop family/geometry/unproven when they are constant or zero (they go in the title)."""
+    cols = list(SUMMARY_COLUMNS)
+    for c in ("family", "geometry"):
+        if len({s[c] for s in summary}) <= 1:
+            cols.remove(c)
+    if not any(s["unproven"] for s in summary):
+        cols.remove("unproven")
+    return cols
+
+
+def text_table(summary: Sequence[Mapping[str, Any]]) -> str:
+    """Return the summary as an aligned plain-text table."""
+    cols = _columns(summary)
+    cells = [[HEADERS[c] for c in cols]] + [[format_cell(c, s[c]) for c in cols] for s in summary]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(cols))]
+    lines = []
+    for k, r in enumerate(cells):
+        pairs = enumerate(zip(r, widths, strict=True))
+        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in pairs))
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown_table(
+    summary: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
+) -> str:
+    """Return the summary as a Markdown table."""
+    cols = list(columns or SUMMARY_COLUMNS)
+    head = "| " + " | ".join(HEADERS.get(c, c) for c in cols) + " |"
+    rule = "| " + " | ".join("---" if c in ("family", "geometry", "algorithm", "criterion")
+                             else "---:" for c in cols) + " |"  # fmt: skip
+    body = ["| " + " | ".join(format_cell(c, s[c]) for c in cols) + " |" for s in summary]
+    return "\n".join([head, rule, *body])
+
+
+def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
+    """Write ``report.md``, ``summary.csv``, ``rows.csv``, the figures and ``errors/`` to ``out``.
+
+    Returns
+    -------
+    dict
+        ``report`` (path), ``summary`` (records), ``errors`` (error rows),
+        ``figures`` (file names; empty without matplotlib), ``error_files``.
+    """
+    from validation.study.export import export_csv
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    info = next(s for s in store.studies() if s["id"] == study)
+    rows = store.rows(study)
+    summary = summarise(rows)
+    figures = plots.draw(rows, summary, out)
+    _summary_csv(summary, out / "summary.csv")
+    export_csv(rows, out / "rows.csv")
+    errors = [r for r in rows if r["error"]]
+    error_files = []
+    if errors:
+        (out / "errors").mkdir(exist_ok=True)
+        for index, text in store.error_instances(study):
+            path = out / "errors" / f"instance-{index}.json"
+            path.write_text(text, encoding="utf-8")
+            error_files.append(str(path))
+    report = out / "report.md"
+    report.write_text(_markdown(info, summary, figures, errors, len(rows)), encoding="utf-8")
+    return {"report": str(report), "summary": summary, "errors": errors,
+            "figures": figures, "error_files": error_files}  # fmt: skip
+
+
+def command(spec: StudySpec) -> str:
+    """Return the ``planner study gap`` command line that reruns (or resumes) ``spec``."""
+    import json
+
+    parts = ["planner study gap", f"--family {spec.family}"]
+    parts += [f"--{k.replace('_', '-')} {json.dumps(v) if not isinstance(v, str) else v}"
+              for k, v in sorted(spec.params.items())]  # fmt: skip
+    parts += [f"--instances {spec.instances}", f"--seed {spec.seed}", f"--solver {spec.solver}"]
+    if spec.algorithms:
+        parts.append("--algorithms " + " ".join(spec.algorithms))
+    if spec.time_limit:
+        parts.append(f"--time-limit {spec.time_limit}")
+    if spec.threads != 1:
+        parts.append(f"--threads {spec.threads}")
+    if spec.geometries:
+        parts.append("--geometry " + " ".join(spec.geometries))
+    return " ".join(parts)
+
+
+def _summary_csv(summary: Sequence[Mapping[str, Any]], path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(SUMMARY_COLUMNS))
+        w.writeheader()
+        for s in summary:
+            w.writerow({k: "" if v is None else v for k, v in s.items()})
+
+
+def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors: list[Any],
+              nrows: int) -> str:  # fmt: skip
+    spec: StudySpec = info["spec"]
+    params = " ".join(f"{k}={v}" for k, v in sorted(spec.params.items())) or "defaults"
+    lines = [
+        f"# Gap study: {spec.family}",
+        "",
+        f"- family `{spec.family}` ({params}), {spec.instances} instances, seed {spec.seed}",
+        f"- geometries: {', '.join(spec.geometries) or 'the family default'}",
+        f"- exact solver `{spec.solver}`, {spec.threads} thread(s), time limit "
+        f"{spec.time_limit if spec.time_limit else 'none'}",
+        f"- planner {info['version']}, study {info['id']} created {info['created']}; "
+        f"{info['done']} instances, {nrows} rows (instance × job × algorithm)",
+        f"- command: `{command(spec)}`",
+        "",
+        "Gap = (heuristic − optimum) / max(|optimum|, 1), sign-normalised so that 0 is "
+        "optimal and positive is worse; found rate is over jobs where the exact model "
+        "found a window; times are medians per job.",
+        "",
+        "## Summary",
+        "",
+        markdown_table(summary),
+        "",
+    ]
+    if figures:
+        lines += ["## Figures", ""]
+        lines += [f"![{f[:-4]}]({f})" + "\n" for f in figures]
+    else:
+        lines += ["Figures need matplotlib: `pip install 'planner[plot]'`, then "
+                  "`planner study report --db FILE`.", ""]  # fmt: skip
+    lines += ["## Errors", ""]
+    if not errors:
+        lines.append(
+            "None: every window passed the checker and no heuristic beat a proven optimum."
+        )
+    else:
+        lines.append("Instances are saved in `errors/instance-INDEX.json`.")
+        lines.append("")
+        lines.append("| instance | geometry | job | algorithm | error |")
+        lines.append("| ---: | --- | --- | --- | --- |")
+        lines += [f"| {r['instance']} | {r['geometry']} | {r['job']} | {r['algorithm']} | "
+                  f"{r['error']} |" for r in errors]  # fmt: skip
+    return "\n".join(lines) + "\n"

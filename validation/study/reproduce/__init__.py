@@ -1,0 +1,50 @@
+"""Paper reproductions as named studies: ``planner study reproduce NAME`` prints paper vs ours.
+
+The papers' numbers live in ``validation/data/NAME.json`` with their seed
+file and section; see ``docs/readme/studies.md`` for the tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq
+from validation.study.reproduce.common import Comparison, reference
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """A named paper experiment."""
+
+    name: str
+    source: str
+    title: str
+    default_runs: int
+    run: Callable[..., Comparison]
+
+
+def _entry(module: object) -> Reproduction:
+    ref = reference(module.NAME)  # type: ignore[attr-defined]
+    return Reproduction(
+        module.NAME,  # type: ignore[attr-defined]
+        f"seed {ref['seed_file'][:3]} {ref['section']}",
+        ref["title"],
+        module.DEFAULT_RUNS,  # type: ignore[attr-defined]
+        module.run,  # type: ignore[attr-defined]
+    )
+
+
+REPRODUCTIONS: dict[str, Reproduction] = {
+    r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord))
+}
+
+
+def reproduce(name: str, *, seed: int | None = None, runs: int | None = None) -> str:
+    """Run reproduction ``name`` and return the paper-vs-ours text."""
+    rep = REPRODUCTIONS[name]
+    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs)
+    return cmp.render()
+
+
+__all__ = ["REPRODUCTIONS", "Comparison", "Reproduction", "reproduce"]

@@ -1,0 +1,79 @@
+"""Shared pieces of the paper reproductions: reference data, the comparison table, orderings."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent.parent.parent / "data"
+
+
+def reference(name: str) -> dict[str, Any]:
+    """Return the paper's numbers for reproduction ``name`` (``validation/data/NAME.json``)."""
+    return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def mean(values: Sequence[float]) -> float | None:
+    """Return the mean, or None for no values."""
+    return statistics.fmean(values) if values else None
+
+
+@dataclass
+class Comparison:
+    """Paper vs ours: rows of (group, quantity, algorithm, paper, ours, exact)."""
+
+    name: str
+    title: str
+    source: str
+    runs: int
+    kept: int
+    rows: list[tuple[str, str, str, float | None, float | None, float | None]] = field(
+        default_factory=list
+    )
+    orderings: list[tuple[str, bool | None]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, group: str, quantity: str, algorithm: str, paper: float | None,
+            ours: float | None, exact: float | None = None) -> None:  # fmt: skip
+        """Append one row."""
+        self.rows.append((group, quantity, algorithm, paper, ours, exact))
+
+    def check(self, text: str, holds: Callable[[], bool]) -> None:
+        """Record whether the paper's ordering ``text`` holds in our numbers (None: undefined)."""
+        try:
+            ok: bool | None = bool(holds())
+        except (TypeError, KeyError):
+            ok = None
+        self.orderings.append((text, ok))
+
+    def render(self) -> str:
+        """Return the comparison as text: header, table, orderings, notes."""
+        head = ["group", "quantity", "algorithm", "paper", "ours", "exact optimum"]
+        cells = [head] + [[g, q, a, _num(p), _num(o), _num(e)] for g, q, a, p, o, e in self.rows]
+        widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
+        lines = [
+            f"{self.name}: {self.title}",
+            f"paper: {self.source}; ours: {self.kept} of {self.runs} generated runs kept",
+            "",
+        ]
+        for k, r in enumerate(cells):
+            pairs = enumerate(zip(r, widths, strict=True))
+            lines.append("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in pairs))
+            if k == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        lines += ["", "paper's orderings in our numbers:"]
+        for text, ok in self.orderings:
+            lines.append(f"  [{'holds' if ok else 'n/a' if ok is None else 'differs'}] {text}")
+        if self.notes:
+            lines += ["", "notes:"] + [f"  - {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _num(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.2f}"

@@ -1,0 +1,116 @@
+"""Run a gap study: resolve the spec, skip finished instances, evaluate the rest, store rows."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from validation.study import toolkit as _toolkit
+from validation.study.executors import Executor, SerialExecutor
+from validation.study.progress import Progress
+from validation.study.spec import StudyError, StudySpec, instance_seed
+from validation.study.store import Store
+from validation.study.task import Context, evaluate_instance
+from validation.study.toolkit import Toolkit
+
+
+class StudyStopped(RuntimeError):
+    """The study stopped early on request (``stop_after``); rerun to resume."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished (or resumed-and-finished) study."""
+
+    study: int
+    instances: int
+    written: int
+    rows: int
+    errors: int
+
+
+def resolve(spec: StudySpec, toolkit: Toolkit | None = None) -> Context:
+    """Check the spec against the toolkit's registries; return the worker context.
+
+    Raises
+    ------
+    StudyError
+        One line naming the unknown family, parameter, algorithm or solver.
+    """
+    toolkit = toolkit or _toolkit.DEFAULT_TOOLKIT
+    try:
+        toolkit.check_params(spec.family, spec.params)
+        toolkit.generate(spec.family, instance_seed(spec.seed, 0), **spec.params)  # value ranges
+    except ValueError as err:
+        raise StudyError(str(err).splitlines()[0]) from None
+    known = toolkit.algorithms()
+    names = spec.algorithms or tuple(known)
+    for name in names:
+        if name not in known:
+            raise StudyError(f"unknown algorithm '{name}' (choose from: {', '.join(known)})")
+    solvers = toolkit.solvers()
+    if spec.solver not in solvers:
+        raise StudyError(f"unknown solver '{spec.solver}' (choose from: {', '.join(solvers)})")
+    return Context(spec, toolkit, tuple((n, known[n]) for n in names))
+
+
+def run_study(
+    spec: StudySpec,
+    store: Store,
+    *,
+    executor: Executor | None = None,
+    toolkit: Toolkit | None = None,
+    version: str | None = None,
+    progress: bool | None = None,
+    stop_after: int | None = None,
+) -> Outcome:
+    """Evaluate every instance of ``spec`` not yet in ``store``; write each as it completes.
+
+    Parameters
+    ----------
+    spec
+        The study.
+    store
+        The database; finished instances of the same study are skipped (resume).
+    executor
+        Where tasks run (default: in this process).
+    toolkit
+        The components (default: ``toolkit.DEFAULT_TOOLKIT``, the package's registries).
+    version
+        Recorded with the study (default: ``planner.__version__``).
+    progress
+        Show a progress line (default: on a TTY without ``CI``).
+    stop_after
+        Raise :class:`StudyStopped` after writing this many instances (tests
+        simulate an interruption with it).
+    """
+    if version is None:
+        from planner import __version__ as version
+    ctx = resolve(spec, toolkit)
+    study = store.study(spec, version)
+    done = store.done(study)
+    todo = [i for i in range(spec.instances) if i not in done]
+    executor = executor or SerialExecutor()
+    bar = Progress(spec.instances, len(done), enabled=progress)
+    written = 0
+    try:
+        for result in executor.map_unordered(functools.partial(evaluate_instance, ctx), todo):
+            store.write(study, result)
+            written += 1
+            bar.step()
+            if stop_after is not None and written >= stop_after:
+                raise StudyStopped(f"stopped after {written} instance(s)")
+    finally:
+        bar.close()
+        executor.close()
+    rows = store.rows(study)
+    return Outcome(study, spec.instances, written, len(rows), sum(1 for r in rows if r["error"]))
+
+
+def latest_study(store: Store) -> dict[str, Any]:
+    """Return the most recent study of a database (StudyError if it holds none)."""
+    studies = store.studies()
+    if not studies:
+        raise StudyError(f"{store.path}: the database holds no study")
+    return studies[-1]

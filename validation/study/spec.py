@@ -1,0 +1,104 @@
+"""The parameters of a gap study and the seeds derived from them.
+
+A study is fully determined by its :class:`StudySpec` and the package
+version: instance ``i`` is generated from a seed derived with
+``numpy.random.SeedSequence`` from (study seed, i), so the rows do not
+depend on the executor, the worker count or the order in which instances
+complete.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+class StudyError(ValueError):
+    """Bad study input (unknown family, parameter, algorithm, solver, database): one line."""
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """What a gap study computes (everything that changes its rows, nothing else).
+
+    Parameters
+    ----------
+    family
+        An ``instances.FAMILIES`` name.
+    params
+        Family parameter overrides.
+    instances
+        Number of instances (indices ``0 .. instances - 1``).
+    seed
+        The study seed; instance seeds derive from it (:func:`instance_seed`).
+    algorithms
+        Heuristic names (``planner.ALGORITHMS``); empty means every non-exact one.
+    solver
+        The exact solver (``models.SOLVERS``).
+    time_limit
+        Seconds per exact solve (None: none; a limit may leave optima unproven).
+    threads
+        Solver threads per exact solve.
+    geometries
+        Evaluate each instance under these SPEC §3 geometries; empty means the
+        instance's own.
+    """
+
+    family: str
+    params: dict[str, Any] = field(default_factory=dict)
+    instances: int = 40
+    seed: int = 0
+    algorithms: tuple[str, ...] = ()
+    solver: str = "cpsat"
+    time_limit: float | None = None
+    threads: int = 1
+    geometries: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", dict(self.params))
+        object.__setattr__(self, "algorithms", tuple(self.algorithms))
+        object.__setattr__(self, "geometries", tuple(self.geometries))
+        if isinstance(self.instances, bool) or not isinstance(self.instances, int):
+            raise StudyError("instances must be an integer >= 1")
+        if self.instances < 1:
+            raise StudyError(f"instances must be >= 1, got {self.instances}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise StudyError(f"seed must be a non-negative integer, got {self.seed!r}")
+        if self.threads < 1:
+            raise StudyError(f"threads must be >= 1, got {self.threads}")
+        if self.time_limit is not None and not self.time_limit > 0:
+            raise StudyError(f"time limit must be > 0, got {self.time_limit}")
+        for g in self.geometries:
+            if g not in ("rough", "square"):
+                raise StudyError(f"unknown geometry '{g}' (choose from: rough, square)")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the spec as plain JSON data."""
+        data = asdict(self)
+        data["algorithms"] = list(self.algorithms)
+        data["geometries"] = list(self.geometries)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StudySpec:
+        """Inverse of :meth:`to_dict`."""
+        return cls(**data)
+
+    def key(self, version: str) -> str:
+        """Return the canonical identity of the study's rows (spec + package version)."""
+        return json.dumps({"spec": self.to_dict(), "version": version}, sort_keys=True)
+
+
+def instance_seed(study_seed: int, index: int) -> int:
+    """Return the generator seed of instance ``index`` (independent of the instance count)."""
+    ss = np.random.SeedSequence(study_seed, spawn_key=(index,))
+    return int(ss.generate_state(1, np.uint32)[0])
+
+
+def search_seed(study_seed: int, index: int) -> int:
+    """Return the seed handed to randomised heuristics on instance ``index``."""
+    ss = np.random.SeedSequence(study_seed, spawn_key=(index, 1))
+    return int(ss.generate_state(1, np.uint32)[0])

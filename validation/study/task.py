@@ -1,0 +1,148 @@
+"""One unit of study work: every job × heuristic of one instance against the exact optimum.
+
+This runs in the worker (process pool or Dask) and returns plain rows; the
+parent writes them. The exact model is solved once per (job, criterion) and
+shared by every heuristic serving that criterion.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from validation.study.metrics import matches, relative_gap, sense_of
+from validation.study.spec import StudySpec, instance_seed, search_seed
+from validation.study.toolkit import Toolkit
+
+FREE_START: tuple[str, ...] = ("dep", "coord")
+"""Criteria whose exact optimum is taken over any integer start (SPEC §4): for these the
+AEP start space may miss the optimum, and alternatives found on subtracted slot lists (CSA)
+start outside it."""
+
+TIMING_COLUMNS: tuple[str, ...] = ("heuristic_seconds", "exact_seconds")
+"""Measured columns: they differ between runs; every other column is reproducible."""
+
+
+@dataclass(frozen=True)
+class InstanceResult:
+    """The rows of one instance, and the instance file text when some row is an error."""
+
+    index: int
+    rows: list[dict[str, Any]]
+    instance_text: str | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a worker needs: the spec, the toolkit and the resolved heuristics."""
+
+    spec: StudySpec
+    toolkit: Toolkit
+    algorithms: tuple[tuple[str, str | None], ...]
+
+
+def evaluate_instance(ctx: Context, index: int) -> InstanceResult:
+    """Generate instance ``index`` and evaluate every job, geometry and heuristic on it."""
+    spec, kit = ctx.spec, ctx.toolkit
+    seed = instance_seed(spec.seed, index)
+    base = kit.generate(spec.family, seed, **spec.params)
+    rows: list[dict[str, Any]] = []
+    bad: list[Any] = []
+    for geometry in spec.geometries or (base.geometry,):
+        inst = base if geometry == base.geometry else dataclasses.replace(base, geometry=geometry)
+        exact: dict[tuple[str, str], dict[str, Any]] = {}
+        for job in inst.jobs:
+            for name, served in ctx.algorithms:
+                crit = served or job.criterion
+                if (job.id, crit) not in exact:
+                    exact[job.id, crit] = _exact(kit, spec, inst, job, crit)
+                row = _row(kit, inst, job, name, crit, exact[job.id, crit], spec, index)
+                row.update(instance=index, instance_seed=seed, instance_name=inst.name,
+                           family=spec.family, geometry=geometry)  # fmt: skip
+                rows.append(row)
+                if row["error"] and inst not in bad:
+                    bad.append(inst)
+    text = None
+    if bad:
+        from instances import dumps_instance
+
+        text = dumps_instance(bad[0])
+    return InstanceResult(index, rows, text, [r["error"] for r in rows if r["error"]])
+
+
+def _exact(kit: Toolkit, spec: StudySpec, inst: Any, job: Any, crit: str) -> dict[str, Any]:
+    began = time.perf_counter()
+    try:
+        res = kit.solve(
+            inst, job, crit, spec.solver, spec.time_limit, spec.threads, crit in FREE_START
+        )
+    except Exception as err:  # recorded as an error row; the study goes on
+        return {"status": "error", "objective": None, "bound": None, "window": None,
+                "seconds": time.perf_counter() - began, "verdict": "",
+                "error": f"exact solver raised {type(err).__name__}: {err}"}  # fmt: skip
+    window = res.windows[0] if res.windows else None
+    verdict = kit.check(inst, job, window) if window is not None else []
+    return {
+        "status": res.status,
+        "objective": res.objective,
+        "bound": res.bound,
+        "window": window,
+        "seconds": res.runtime,
+        "verdict": "; ".join(verdict),
+        "error": f"exact window infeasible: {verdict[0]}" if verdict else None,
+    }
+
+
+def _row(
+    kit: Toolkit, inst: Any, job: Any, name: str, crit: str, ex: dict[str, Any],
+    spec: StudySpec, index: int,
+) -> dict[str, Any]:  # fmt: skip
+    error = ex["error"]
+    began = time.perf_counter()
+    try:
+        window = kit.search(inst, job, name, search_seed(spec.seed, index))
+    except Exception as err:  # recorded as an error row; the study goes on
+        window = None
+        error = error or f"heuristic raised {type(err).__name__}: {err}"
+    seconds = time.perf_counter() - began
+    verdict = kit.check(inst, job, window) if window is not None else []
+    value = window.value(crit) if window is not None else None
+    opt = ex["objective"]
+    proven = ex["status"] == "optimal"
+    gap = match = None
+    if proven and value is not None:
+        gap = relative_gap(value, opt, sense_of(crit))
+        match = matches(value, opt)
+    elif proven:
+        match = False
+    if verdict:
+        error = error or f"infeasible window: {verdict[0]}"
+    elif gap is not None and gap < 0:
+        error = error or f"better than the proven optimum ({value} vs {opt})"
+    elif value is not None and ex["status"] == "infeasible":
+        error = error or "window found where the exact model proved infeasibility"
+    return {
+        "job": job.id,
+        "algorithm": name,
+        "criterion": crit,
+        "nodes": job.nodes,
+        "slots": len(inst.suitable_slots(job)),
+        "found": window is not None,
+        "value": value,
+        "start": window.start if window is not None else None,
+        "cost": window.cost if window is not None else None,
+        "exact_status": ex["status"],
+        "exact_found": ex["window"] is not None,
+        "exact_value": opt,
+        "exact_bound": ex["bound"],
+        "match": match,
+        "gap": gap,
+        "verdict": "; ".join(verdict),
+        "exact_verdict": ex["verdict"],
+        "error": error,
+        "heuristic_seconds": seconds,
+        "exact_seconds": ex["seconds"],
+    }
