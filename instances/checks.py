@@ -31,9 +31,13 @@ def require_real(
         rule = "must be a finite number >= 0"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise DataError(field, rule)
-    if not math.isfinite(value) or (positive and value <= 0) or (nonnegative and value < 0):
+    try:
+        number = float(value)  # an int beyond the float range overflows: not finite
+    except OverflowError:
+        raise DataError(field, rule) from None
+    if not math.isfinite(number) or (positive and number <= 0) or (nonnegative and number < 0):
         raise DataError(field, rule)
-    return float(value)
+    return number
 
 
 def require_id(field: str, value: Any) -> None:

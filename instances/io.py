@@ -43,17 +43,43 @@ def _parse_float(text: str) -> float | _NonFinite:
     return value if math.isfinite(value) else _NonFinite(text)
 
 
-class _DuplicateKeyError(ValueError):
-    pass
+class _Object(dict):
+    """A parsed JSON object that remembers its first duplicate key (None if none)."""
+
+    duplicate: str | None = None
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKeyError(f"duplicate key '{key}'")
-        out[key] = value
-    return out
+class _Parse:
+    """JSON parsing hooks for one document: flags objects with duplicate keys."""
+
+    def __init__(self) -> None:
+        self.duplicates = False
+
+    def pairs(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = _Object()
+        for key, value in pairs:
+            if key in out and out.duplicate is None:
+                out.duplicate = key
+                self.duplicates = True
+            out[key] = value
+        return out
+
+
+def _find_duplicate(doc: Any) -> tuple[str, str] | None:
+    """Return (JSON path, key) of the first object with a duplicate key, in document order."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _Object):
+            if value.duplicate is not None:
+                return path, value.duplicate
+            children = [(f"{path}.{k}" if path else k, v) for k, v in value.items()]
+        elif isinstance(value, list):
+            children = [(f"{path}[{i}]", v) for i, v in enumerate(value)]
+        else:
+            continue
+        stack.extend(reversed(children))
+    return None
 
 
 def _check_keys(
@@ -131,19 +157,26 @@ def instance_from_dict(doc: Any) -> Instance:
 
 def loads_instance(text: str, file: str = "<string>") -> Instance:
     """Parse instance JSON text; ``file`` names the source in error messages."""
+    hooks = _Parse()
     try:
         doc = json.loads(
             text,
             parse_float=_parse_float,
             parse_constant=_NonFinite,
-            object_pairs_hook=_pairs,
+            object_pairs_hook=hooks.pairs,
         )
-    except _DuplicateKeyError as err:
-        raise InstanceFileError(file, "", str(err)) from None
     except json.JSONDecodeError as err:
         raise InstanceFileError(
             file, "", f"invalid JSON at line {err.lineno} column {err.colno}: {err.msg}"
         ) from None
+    except RecursionError:
+        raise InstanceFileError(file, "", "invalid JSON: nested too deeply") from None
+    except ValueError as err:  # an integer literal beyond Python's digit limit
+        rule = "a number has too many digits" if "digits" in str(err) else str(err)
+        raise InstanceFileError(file, "", f"invalid JSON: {rule}") from None
+    if hooks.duplicates:
+        path, key = _find_duplicate(doc) or ("", "?")
+        raise InstanceFileError(file, path, f"duplicate key '{key}'")
     try:
         return instance_from_dict(doc)
     except DataError as err:
@@ -183,7 +216,7 @@ def _node_dict(n: Node) -> dict[str, Any]:
     if n.q != 0.0:
         d["q"] = n.q
     if n.attributes:
-        d["attributes"] = dict(n.attributes)
+        d["attributes"] = dict(sorted(n.attributes.items()))
     return d
 
 
@@ -203,7 +236,7 @@ def _job_dict(j: Job) -> dict[str, Any]:
             d[key] = getattr(j, key)
     d["criterion"] = j.criterion
     if j.requirements:
-        d["requirements"] = dict(j.requirements)
+        d["requirements"] = dict(sorted(j.requirements.items()))
     for key in ("deadline", "release", "priority"):
         if getattr(j, key) is not None:
             d[key] = getattr(j, key)
@@ -211,7 +244,11 @@ def _job_dict(j: Job) -> dict[str, Any]:
 
 
 def dumps_instance(inst: Instance) -> str:
-    """Return the file text of ``inst``: deterministic, one array element per line."""
+    """Return the file text of ``inst``: deterministic, one array element per line.
+
+    Equal instances give the same text: attribute and requirement names are
+    written sorted (their order does not make instances differ).
+    """
     doc = instance_to_dict(inst)
     lines = ["{"]
     keys = list(doc)

@@ -70,9 +70,11 @@ class Job:
         if not isinstance(self.requirements, dict):
             raise DataError("requirements", "must be an object")
         for name, value in self.requirements.items():
+            if not isinstance(name, str):
+                raise DataError("requirements", "names must be strings")
             if not isinstance(value, str):
                 require_real(f"requirements.{name}", value)
-        if self.criterion not in CRITERIA:
+        if not isinstance(self.criterion, str) or self.criterion not in CRITERIA:
             raise DataError("criterion", f"must be one of {', '.join(CRITERIA)}")
         if self.deadline is not None:
             require_int("deadline", self.deadline)

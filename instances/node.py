@@ -44,6 +44,8 @@ class Node:
         if not isinstance(self.attributes, dict):
             raise DataError("attributes", "must be an object")
         for name, value in self.attributes.items():
+            if not isinstance(name, str):
+                raise DataError("attributes", "names must be strings")
             if isinstance(value, str):
                 continue
             require_real(f"attributes.{name}", value)

@@ -14,9 +14,12 @@ def duration(volume: float, performance: float) -> int:
     """Return the run time, in integer quanta, of volume V on a node of performance p.
 
     ``duration(V, p) = ceil(V / p)`` (SPEC §1). ``round(..., 9)`` absorbs
-    floating-point noise so that ``duration(150, 1.5) == 100``.
+    floating-point noise so that ``duration(2.1, 0.7) == 3``; a positive
+    volume still takes at least one quantum (the rounding must not make
+    ``V / p < 5e-10`` free).
     """
-    return math.ceil(round(volume / performance, 9))
+    quanta = math.ceil(round(volume / performance, 9))
+    return max(quanta, 1) if volume > 0 else quanta
 
 
 def cost(price: float, quanta: int) -> int:

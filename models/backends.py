@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from types import ModuleType
+from typing import Any
+
+CBC_OPTIONS: tuple[str, ...] = ("preprocess off",)
+"""Options every CBC run gets. CBC 2.10.3 (PuLP's bundled binary) wrongly fixes variables
+in its integer preprocessing of some small models and then reports a suboptimal solution
+as optimal (tests/models/test_combination.py), so that preprocessing stays off."""
 
 
 def import_pulp() -> ModuleType:
@@ -33,3 +40,65 @@ def import_pulp() -> ModuleType:
 def loaded() -> dict[str, bool]:
     """Return which solver libraries the current process has imported."""
     return {name: name in sys.modules for name in ("ortools", "pulp", "highspy")}
+
+
+def cpsat_solver(*, threads: int, seed: int, time_limit: float | None) -> Any:
+    """Return a CP-SAT solver with the project's parameters (OR-Tools imported here).
+
+    CP-SAT catches SIGINT by default and then returns its incumbent as if a time
+    limit had stopped it (a gap study would store that unproven answer), and it
+    leaves SIGINT at the system default afterwards. Its handler stays off; solve
+    with :func:`run_cpsat` so that Ctrl-C still stops a long solve at once.
+    """
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = threads
+    solver.parameters.random_seed = seed
+    solver.parameters.catch_sigint_signal = False
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(float(time_limit), 0.0)
+    return solver
+
+
+def cpsat_status(code: int) -> str | None:
+    """Return the :data:`models.STATUSES` name of a CP-SAT status code (None: a model error)."""
+    from ortools.sat.python import cp_model
+
+    return {
+        cp_model.OPTIMAL: "optimal",
+        cp_model.FEASIBLE: "feasible",
+        cp_model.INFEASIBLE: "infeasible",
+        cp_model.UNKNOWN: "unknown",
+    }.get(code)
+
+
+def run_cpsat(solver: Any, model: Any) -> int:
+    """Return ``solver.Solve(model)``; Ctrl-C stops the search and raises KeyboardInterrupt.
+
+    The solve runs in a helper thread (CP-SAT releases the GIL) so that the main
+    thread keeps receiving SIGINT; on KeyboardInterrupt the search is stopped
+    and the interrupt re-raised, never returned as a time-limited result.
+    """
+    done = threading.Event()
+    out: dict[str, Any] = {}
+
+    def solve() -> None:
+        try:
+            out["code"] = solver.Solve(model)
+        except BaseException as err:  # re-raised in the caller's thread
+            out["error"] = err
+        finally:
+            done.set()
+
+    threading.Thread(target=solve, name="cp-sat", daemon=True).start()
+    try:
+        while not done.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        solver.StopSearch()
+        done.wait()
+        raise
+    if "error" in out:
+        raise out["error"]
+    return out["code"]

@@ -34,8 +34,13 @@ def _denormalise(sp: Any, value: float | None) -> float | None:
 
 
 def _meets(sense: str, objective: float, bound: float) -> bool:
+    """Return True when ``objective`` attains the proven ``bound`` (up to float noise).
+
+    The tolerance is relative only: q may be a real of any magnitude, so an
+    absolute one would accept a window that is worse by a small q difference.
+    """
     gap = objective - bound if sense == "min" else bound - objective
-    return gap <= 1e-9 * max(1.0, abs(bound))
+    return gap <= 1e-9 * max(abs(objective), abs(bound))
 
 
 def _tighter(sp: Any, bound: float | None, free_start: bool) -> float | None:

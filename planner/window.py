@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from instances import CRITERIA, Instance, Job, Slot, cost, duration
+from instances import CRITERIA, GEOMETRIES, Instance, Job, Slot, cost, duration
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,10 @@ def task_durations(job: Job, performances: Sequence[float], geometry: str) -> li
     """Return each task's duration for nodes of the given performances (SPEC §3).
 
     rough: d_i = duration(V, p_i); square: every d_i = duration(V, min_i p_i).
+    Raises ValueError for another geometry name.
     """
+    if geometry not in GEOMETRIES:
+        raise ValueError(f"geometry must be one of {', '.join(GEOMETRIES)}, not {geometry!r}")
     if geometry == "square":
         d = duration(job.volume, min(performances))
         return [d] * len(performances)

@@ -68,3 +68,27 @@ def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{path}: cannot read file") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "rule"),
+    [
+        (None, "cannot read file"),  # a directory, not a file
+        (b"", "invalid JSON at line 1 column 1"),  # an empty file
+        (b'{"name": "\xe9"}', "is not UTF-8 text"),  # Latin-1 bytes
+        (b"[1, 2]", "the document must be a JSON object"),  # top level not an object
+        (b"[" * 50_000, "invalid JSON: nested too deeply"),  # deeper than the parser recurses
+    ],
+)
+def test_validate_bad_paths_and_bytes(
+    content: bytes | None, rule: str, capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    """Unreadable or non-JSON input: exit 2, one stderr line naming the file, no traceback."""
+    path = tmp_path / "in.json"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}: {rule}") and err.count("\n") == 1 and "Traceback" not in err

@@ -1,10 +1,14 @@
-"""Brute-force reference solver for one job's window (SPEC §3, §4).
+"""Brute-force reference solver for one job's window (SPEC §2–§4).
 
 Enumerates every window start and every n-subset of slots on distinct
-nodes, recomputing durations, costs and the budget from the data classes
-and the two SPEC §1 unit functions only. It shares no search code with the
-heuristics or the exact models, so it is an independent reference for
-them on tiny instances (it refuses more than ``max_slots`` suitable slots).
+nodes, recomputing suitability, clipping, durations, costs, the budget and
+every criterion value from the data classes and the SPEC §1–§2 unit
+functions (``duration``, ``cost``, ``budget_from_price``) only. It shares no
+code with the heuristics, the exact models or the window metrics (it fills
+:class:`planner.Placement` and :class:`planner.Window` only to return its
+answer; the value it optimises, and :func:`brute_force_value` returns, is
+its own), so it is an independent reference for them on tiny instances (it
+refuses more than ``max_slots`` suitable slots).
 """
 
 from __future__ import annotations
@@ -12,28 +16,143 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from instances import CRITERIA, Instance, Job, Slot, cost, duration
-from planner import Window, make_window
+from instances import CRITERIA, Instance, Job, Node, Slot, budget_from_price, cost, duration
+from planner import Placement, Window
 
 MAX_SLOTS = 12
-_EPS = 1e-9
+_REL = 1e-12
+"""Relative tolerance of "strictly better": float sums of q differ by noise only."""
 
 
-def _durations(instance: Instance, job: Job, slots: Sequence[Slot]) -> list[int]:
-    perf = [instance.node(s.node).performance for s in slots]
-    if instance.geometry == "square":
-        return [duration(job.volume, min(perf))] * len(perf)
-    return [duration(job.volume, p) for p in perf]
+def _suits(job: Job, node: Node) -> bool:
+    """SPEC §2: performance ≥ P and every requirement (number: minimum; string: exact)."""
+    if node.performance < job.min_performance:
+        return False
+    for name, wanted in job.requirements.items():
+        have = node.attributes.get(name)
+        if have is None or isinstance(have, str) != isinstance(wanted, str):
+            return False
+        if have != wanted if isinstance(wanted, str) else have < wanted:
+            return False
+    return True
 
 
-def _price(instance: Instance, slot: Slot) -> float:
-    return slot.price if slot.price is not None else instance.node(slot.node).price
+def _suitable(instance: Instance, job: Job, slots: Sequence[Slot] | None) -> list[Slot]:
+    """The slots of suitable nodes clipped to [release, deadline), sorted by (start, node order)."""
+    order = {node.id: k for k, node in enumerate(instance.nodes)}
+    nodes = {node.id: node for node in instance.nodes}
+    out = []
+    for s in instance.slots if slots is None else slots:
+        if not _suits(job, nodes[s.node]):
+            continue
+        lo = s.start if job.release is None else max(s.start, job.release)
+        hi = s.end if job.deadline is None else min(s.end, job.deadline)
+        if lo < hi:
+            out.append(Slot(s.node, lo, hi, s.price))
+    return sorted(out, key=lambda s: (s.start, order[s.node]))
 
 
-def _starts(suitable: Sequence[Slot], free_start: bool) -> list[int]:
+def _budget(job: Job) -> int | None:
+    """SPEC §2: S = budget, else floor(C·V·n) from max_price, else unbounded."""
+    if job.budget is not None:
+        return job.budget
+    if job.max_price is not None:
+        return budget_from_price(job.max_price, job.volume, job.nodes)
+    return None
+
+
+def _metric(
+    name: str,
+    t: int,
+    slots: Sequence[Slot],
+    ds: Sequence[int],
+    costs: Sequence[int],
+    qs: Sequence[float],
+) -> float:
+    """The SPEC §3 metric ``name`` of the window at ``t`` on ``slots`` with task lengths ``ds``."""
+    if name == "start":
+        return t
+    if name == "runtime":
+        return max(ds)
+    if name == "finish":
+        return t + max(ds)
+    if name == "cost":
+        return sum(costs)
+    if name == "proc_time":
+        return sum(ds)
+    if name == "q":
+        return sum(qs)
+    gaps = [(t - s.start, s.end - (t + d)) for s, d in zip(slots, ds, strict=True)]
+    if name == "near_distance":
+        return sum(min(g) for g in gaps) / len(gaps)
+    if name == "far_distance":
+        return sum(max(g) for g in gaps) / len(gaps)
+    raise ValueError(f"unknown metric '{name}'")
+
+
+def _solve(
+    instance: Instance,
+    job: Job,
+    name: str,
+    slots: Sequence[Slot] | None,
+    free_start: bool,
+    max_slots: int,
+) -> tuple[Window, float] | None:
+    if name not in CRITERIA:
+        raise ValueError(f"unknown criterion '{name}' (choose from: {', '.join(CRITERIA)})")
+    crit = CRITERIA[name]
+    sign = 1.0 if crit.sense == "min" else -1.0
+    suitable = _suitable(instance, job, slots)
+    if len(suitable) > max_slots:
+        raise ValueError(
+            f"brute force is for tiny instances: job '{job.id}' has {len(suitable)} "
+            f"suitable slots, more than {max_slots}"
+        )
+    if len(suitable) < job.nodes:
+        return None
+    budget = _budget(job)
+    nodes = {node.id: node for node in instance.nodes}
+    order = {node.id: k for k, node in enumerate(instance.nodes)}
     if free_start:
-        return list(range(min(s.start for s in suitable), max(s.end for s in suitable)))
-    return sorted({s.start for s in suitable})
+        starts = range(min(s.start for s in suitable), max(s.end for s in suitable))
+    else:
+        starts = sorted({s.start for s in suitable})
+    best: tuple[float, int, list[Slot], list[int], list[int]] | None = None
+    for t in starts:
+        # At most one slot per node contains t (slots of a node never overlap).
+        alive = sorted((s for s in suitable if s.start <= t < s.end), key=lambda s: order[s.node])
+        for subset in combinations(alive, job.nodes):
+            perf = [nodes[s.node].performance for s in subset]
+            if instance.geometry == "square":
+                ds = [duration(job.volume, min(perf))] * len(subset)
+            else:
+                ds = [duration(job.volume, p) for p in perf]
+            if any(t + d > s.end for s, d in zip(subset, ds, strict=True)):
+                continue
+            prices = [nodes[s.node].price if s.price is None else s.price for s in subset]
+            costs = [cost(p, d) for p, d in zip(prices, ds, strict=True)]
+            if budget is not None and sum(costs) > budget:
+                continue
+            qs = [nodes[s.node].q for s in subset]
+            value = _metric(crit.metric, t, subset, ds, costs, qs)
+            if best is None or sign * (best[0] - value) > _REL * max(abs(value), abs(best[0])):
+                best = (value, t, list(subset), ds, costs)
+    if best is None:
+        return None
+    value, t, chosen, ds, costs = best
+    placements = tuple(
+        Placement(
+            node=s.node,
+            start=t,
+            end=t + d,
+            cost=c,
+            slot_start=s.start,
+            slot_end=s.end,
+            q=nodes[s.node].q,
+        )
+        for s, d, c in zip(chosen, ds, costs, strict=True)
+    )
+    return Window(job=job.id, start=t, placements=placements), value
 
 
 def brute_force(
@@ -73,37 +192,8 @@ def brute_force(
         smallest tuple of node positions (instance node order).
     """
     job = instance.job(job) if isinstance(job, str) else job
-    name = criterion or job.criterion
-    if name not in CRITERIA:
-        raise ValueError(f"unknown criterion '{name}' (choose from: {', '.join(CRITERIA)})")
-    crit = CRITERIA[name]
-    suitable = instance.suitable_slots(job, slots)
-    if len(suitable) > max_slots:
-        raise ValueError(
-            f"brute force is for tiny instances: job '{job.id}' has {len(suitable)} "
-            f"suitable slots, more than {max_slots}"
-        )
-    if len(suitable) < job.nodes:
-        return None
-    budget = job.effective_budget
-    order = instance.node_index
-    best: Window | None = None
-    best_key = 0.0
-    for t in _starts(suitable, free_start):
-        # At most one slot per node contains t (slots of a node never overlap).
-        alive = sorted((s for s in suitable if s.start <= t < s.end), key=lambda s: order[s.node])
-        for subset in combinations(alive, job.nodes):
-            ds = _durations(instance, job, subset)
-            if any(t + d > s.end for s, d in zip(subset, ds, strict=True)):
-                continue
-            total = sum(cost(_price(instance, s), d) for s, d in zip(subset, ds, strict=True))
-            if budget is not None and total > budget:
-                continue
-            window = make_window(instance, job, t, subset)
-            key = crit.normalised(window.metric(crit.metric))
-            if best is None or key < best_key - _EPS:
-                best, best_key = window, key
-    return best
+    got = _solve(instance, job, criterion or job.criterion, slots, free_start, max_slots)
+    return None if got is None else got[0]
 
 
 def brute_force_value(
@@ -115,13 +205,14 @@ def brute_force_value(
     free_start: bool = False,
     max_slots: int = MAX_SLOTS,
 ) -> float | None:
-    """Return the optimal SPEC §4 criterion value (None when no window exists)."""
+    """Return the optimal SPEC §4 criterion value (None when no window exists).
+
+    The value is the brute force's own computation, not the returned
+    window's metric properties.
+    """
     job = instance.job(job) if isinstance(job, str) else job
-    name = criterion or job.criterion
-    window = brute_force(
-        instance, job, name, slots=slots, free_start=free_start, max_slots=max_slots
-    )
-    return None if window is None else window.value(name)
+    got = _solve(instance, job, criterion or job.criterion, slots, free_start, max_slots)
+    return None if got is None else got[1]
 
 
 def earliest_start(

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from instances import Instance, Job, Slot, budget_from_price, cost, duration
+from instances import Instance, Job, Slot, cost, duration
 
 RULES: tuple[str, ...] = (
     "job",  # the window belongs to the job checked
@@ -88,9 +88,14 @@ def check_window(
     """
     if window is None:
         return ["job: no window to check"]
-    job = instance.job(job) if isinstance(job, str) else job
+    if isinstance(job, str):
+        if job not in {j.id for j in instance.jobs}:
+            return [f"job: no job '{job}' in the instance"]
+        job = instance.job(job)
     slots = instance.slots if slots is None else slots
     geometry = geometry or instance.geometry
+    if geometry not in ("rough", "square"):
+        raise ValueError(f"geometry must be rough or square, not {geometry!r}")
     out: list[str] = []
     placements = list(window.placements)
     if window.job != job.id:
@@ -148,7 +153,8 @@ def check_window(
         out.append(f"deadline: window finishes at {finish}, after deadline {job.deadline}")
     budget = job.budget
     if budget is None and job.max_price is not None:
-        budget = budget_from_price(job.max_price, job.volume, job.nodes)
+        # S = floor(C · V · n) (SPEC §2), recomputed here rather than taken from instances.
+        budget = math.floor(round(job.max_price * job.volume * job.nodes, 6))
     if budget is not None and total > budget:
         out.append(f"budget: window costs {total}, the budget is {budget}")
     nodes = instance.nodes

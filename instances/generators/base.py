@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,7 +77,13 @@ def _coerce(family: str, key: str, default: Any, value: Any) -> Any:
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
             raise ValueError(f"{where} must be a number, got {value!r}")
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
+            raise ValueError(f"{where} must be a finite number, got {value!r}")
+        return number
     if isinstance(default, str):
         if not isinstance(value, str):
             raise ValueError(f"{where} must be a string, got {value!r}")

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import math
 import os
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -118,7 +120,7 @@ def _read_cached(name: str, _mtime: int, _size: int) -> SwfLog:
                     wait_unknown += 1
                     wait = 0.0
                 records.append(SwfRecord(int(number), submit, wait, run, int(procs), lineno))
-    except (OSError, EOFError, gzip.BadGzipFile) as err:
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as err:
         raise SwfError(f"{name}: cannot read file ({err})") from None
     return SwfLog(name, header, tuple(records), dict(sorted(skipped.items())), wait_unknown)
 
@@ -138,9 +140,12 @@ def _fields(name: str, lineno: int, text: str) -> list[float]:
     values: list[float] = []
     for k, part in enumerate(parts, start=1):
         try:
-            values.append(float(part))
+            value = float(part)
         except ValueError:
             raise SwfError(f"{name}:{lineno}: field {k} is not a number: '{part}'") from None
+        if not math.isfinite(value):
+            raise SwfError(f"{name}:{lineno}: field {k} is not a finite number: '{part}'")
+        values.append(value)
     if values[0] != int(values[0]):
         raise SwfError(f"{name}:{lineno}: field 1 (job number) must be an integer")
     if values[1] < 0:

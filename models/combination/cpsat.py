@@ -10,15 +10,8 @@ import math
 
 from ortools.sat.python import cp_model
 
+from models.backends import cpsat_solver, cpsat_status, run_cpsat
 from models.combination.problem import Problem, Table
-
-STATUS: dict[int, str] = {
-    cp_model.OPTIMAL: "optimal",
-    cp_model.FEASIBLE: "feasible",
-    cp_model.INFEASIBLE: "infeasible",
-    cp_model.UNKNOWN: "unknown",
-}
-"""CP-SAT status code → :data:`models.STATUSES` name."""
 
 
 def solve_cpsat(
@@ -41,14 +34,12 @@ def solve_cpsat(
     m.Add(sum(g * v for _, g, v in cells) <= limit)
     goal = sum(f * v for f, _, v in cells)
     (m.Maximize if problem.sense == "max" else m.Minimize)(goal)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = threads
-    solver.parameters.random_seed = seed
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
-    status = STATUS.get(solver.Solve(m), "unknown")
+    solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
+    status = cpsat_status(run_cpsat(solver, m)) or "unknown"
     raw = solver.BestObjectiveBound()
-    bound = raw if status != "infeasible" and math.isfinite(raw) else None
+    # without a solution CP-SAT reports 0 as its bound: no proven one (0 < a max optimum)
+    proven = status in ("optimal", "feasible") and math.isfinite(raw)
+    bound = raw if proven else None
     if status not in ("optimal", "feasible"):
         return status, None, bound
     choice = [next(j for j, v in enumerate(row) if solver.BooleanValue(v)) for row in x]

@@ -13,7 +13,7 @@ import re
 import tempfile
 import warnings
 
-from models.backends import import_pulp
+from models.backends import CBC_OPTIONS, import_pulp
 from models.combination.problem import Problem, Table
 
 pulp = import_pulp()
@@ -55,7 +55,13 @@ def solve_milp(
             # PuLP >= 3.3 deprecates its bundled CBC; it is still the one CBC every install has.
             warnings.simplefilter("ignore", DeprecationWarning)
             cbc = pulp.PULP_CBC_CMD(
-                msg=False, timeLimit=time_limit, threads=threads, gapRel=0.0, logPath=log_path
+                msg=False,
+                timeLimit=time_limit,
+                threads=threads if threads > 1 else None,  # "-threads 1" may stall (window milp)
+                gapRel=0.0,
+                gapAbs=0.0,
+                logPath=log_path,
+                options=list(CBC_OPTIONS),
             )
         prob.solve(cbc)
         with open(log_path, encoding="utf-8", errors="replace") as fh:

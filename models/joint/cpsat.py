@@ -36,7 +36,9 @@ def _q_scale(values: Sequence[float]) -> int:
     """Return the smallest power of ten (≤ 10^6) that makes every q an integer."""
     arr = np.asarray(values, dtype=float)
     for k in range(7):
-        if np.allclose(arr * 10**k, np.round(arr * 10**k), rtol=0, atol=1e-9):
+        scaled = arr * 10**k
+        # integral up to float noise, relative: an absolute tolerance would round tiny q to 0
+        if np.all(np.abs(scaled - np.round(scaled)) <= 1e-12 * np.abs(scaled)):
             return 10**k
     return 10**6
 
@@ -66,6 +68,7 @@ class JointModel:
         self.y: list[list[cp_model.IntVar]] = []
         self.level: list[dict[int, cp_model.IntVar]] = []
         self._runtime: dict[int, Any] = {}
+        self.rounding: dict[int, float] = {}  # job → largest error of its scaled q sum (metric)
         per_node: dict[str, list[cp_model.IntervalVar]] = defaultdict(list)
         for j, sp in enumerate(self.spaces):
             placed = m.NewBoolVar(f"placed{j}")
@@ -174,6 +177,11 @@ class JointModel:
         sp, y = self.spaces[j], self.y[j]
         if name == "q":
             scale = _q_scale([o.q for o in sp.options] or [0.0])
+            scaled = [o.q * scale for o in sp.options]
+            errs = [abs(v - round(v)) for v in scaled]
+            exact = all(e <= 1e-12 * abs(v) for e, v in zip(errs, scaled, strict=True))
+            # more than six decimals: the rounded sum is off by up to n errors
+            self.rounding[j] = 0.0 if exact else sp.n * max(errs)
             return sum(round(o.q * scale) * v for o, v in zip(sp.options, y, strict=True)), scale
         m, T, near = self.model, self.T[j], name == "near_distance"
         dist = []

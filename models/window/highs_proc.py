@@ -51,6 +51,7 @@ def _run(path: str, threads: int, time_limit: float | None) -> dict[str, Any]:
     h.setOptionValue("threads", threads)
     h.setOptionValue("random_seed", 0)
     h.setOptionValue("mip_rel_gap", 0.0)
+    h.setOptionValue("mip_abs_gap", 0.0)
     if time_limit is not None:
         h.setOptionValue("time_limit", time_limit)
     h.readModel(path)

@@ -17,6 +17,7 @@ wheels bundle clashing HiGHS builds).
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
@@ -24,8 +25,8 @@ import warnings
 
 import numpy as np
 
-from models.backends import import_pulp
-from models.window.space import WindowSpace
+from models.backends import CBC_OPTIONS, import_pulp
+from models.window.space import WindowSpace, q_error, q_scale
 
 pulp = import_pulp()
 
@@ -38,6 +39,7 @@ def build(
     """Return the PuLP model and ``{(candidate, its start T, slot j): x variable}``."""
     t, lv, alive = sp.candidates(free_start)
     metric = sp.criterion.metric
+    unit = objective_unit(sp)
     prob = pulp.LpProblem("window", pulp.LpMinimize)
     y = [prob.add_variable(f"y{c}", cat="Binary") for c in range(len(t))]
     x: dict[tuple[int, int, int], pulp.LpVariable] = {}
@@ -66,7 +68,7 @@ def build(
                 for j, v in xs.items():
                     durations.setdefault(j, []).append((tc, int(sp.r[j]), v))
         else:
-            z = sp.values(tc, level)
+            z = sp.values(tc, level) * unit
             goal += [(float(z[j]), v) for j, v in xs.items()]
     prob += pulp.lpSum(y) == 1, "one_start"
     if durations:
@@ -77,6 +79,22 @@ def build(
         goal.append((1, top))
     prob += pulp.LpAffineExpression([(v, k) for k, v in goal])
     return prob, x
+
+
+def objective_unit(sp: WindowSpace) -> float:
+    """Return the factor of the objective: q times a power of ten (integers when q allows).
+
+    Tiny q (say 1e-9) would otherwise sit below the solvers' tolerances; q that
+    no power of ten up to 10^6 makes integers is scaled so its largest value
+    is about 10^6.
+    """
+    if sp.criterion.metric != "q" or not sp.m:
+        return 1
+    unit = q_scale(sp.q)
+    top = float(np.abs(sp.q).max())
+    if q_error(sp.q, unit) and top > 0:
+        return 10.0 ** (6 - math.floor(math.log10(top)))
+    return unit
 
 
 def _cbc_bound(log: str) -> float | None:
@@ -117,6 +135,8 @@ def solve_milp(
         status, values, bound = solve_mps(prob, time_limit=time_limit, threads=threads)
     else:
         status, values, bound = _solve_cbc(prob, time_limit, threads)
+    if bound is not None:
+        bound /= objective_unit(sp)
     if status not in ("optimal", "feasible"):
         return status, None, bound
     chosen = [(tc, j) for (_, tc, j), v in x.items() if values.get(v.name, 0.0) > 0.5]
@@ -137,7 +157,9 @@ def _solve_cbc(
                 timeLimit=time_limit,
                 threads=threads if threads > 1 else None,
                 gapRel=0.0,
+                gapAbs=0.0,
                 logPath=log_path,
+                options=list(CBC_OPTIONS),
             )
             prob.solve(solver)
         with open(log_path, encoding="utf-8", errors="replace") as fh:

@@ -111,7 +111,7 @@ def reduce_space(sp: WindowSpace, *, free_start: bool = False) -> Reduced:
     value = sp.criterion.normalised(window.value(sp.criterion.name))
     if sp.criterion.metric in ("near_distance", "far_distance"):
         value *= sp.n
-    keep = bound < value - 1e-9
+    keep = bound < value - 1e-9 * abs(value)  # relative: q may be tiny reals
     home = np.array([k])
     if sp.square:  # the window's true level is its longest own duration
         true_level = int(sp.r[chosen].max())

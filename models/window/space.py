@@ -165,6 +165,32 @@ class WindowSpace:
         return make_window(self.instance, self.job, int(t), picked, self.geometry)
 
 
+def _integral(scaled: np.ndarray) -> bool:
+    """Return True when every value is an integer up to float noise (relative 1e-12: q may be
+    tiny, and a looser tolerance would pass 918234331.785 as an integer)."""
+    return bool(np.all(np.abs(scaled - np.round(scaled)) <= 1e-12 * np.abs(scaled)))
+
+
+def q_scale(q: np.ndarray) -> int:
+    """Return the smallest power of ten (≤ 10^6) that makes every q an integer."""
+    for k in range(7):
+        if _integral(np.asarray(q, dtype=float) * 10**k):
+            return 10**k
+    return 10**6
+
+
+def q_error(q: np.ndarray, scale: int) -> float:
+    """Return the largest rounding error of ``round(q * scale)`` (0 when every q scales exactly).
+
+    CP-SAT needs integer coefficients: with q of more than six decimals the
+    scaled model is only an approximation, and its "optimal" proves nothing.
+    """
+    scaled = np.asarray(q, dtype=float) * scale
+    if _integral(scaled):
+        return 0.0
+    return float(np.abs(scaled - np.round(scaled)).max())
+
+
 def criterion_of(job: Job, criterion: str | None) -> Criterion:
     """Return the registry criterion ``criterion`` (default: the job's own); KeyError if unknown."""
     name = criterion or job.criterion

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from planner.cli.common import UsageError, emit_json, load, print_table
-from planner.cli.solve import algorithm_name, plot
+from planner.cli.solve import algorithm_name, check_plot, plot, seed_value
 
 
 def _cap(text: str) -> int:
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="a planner.instance/1 JSON file")
     p.add_argument("--algorithm", required=True, help="a registry name (e.g. amp, alp, min_cost)")
     p.add_argument("--max-per-job", type=_cap, help="stop a job after this many alternatives")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random-subset selector")
+    p.add_argument("--seed", type=seed_value, default=0, help="seed of the random-subset selector")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
     p.add_argument("--plot", metavar="FILE.png", help="draw the alternatives (needs matplotlib)")
     p.set_defaults(run=run)
@@ -43,10 +43,12 @@ def run(args: argparse.Namespace) -> int:
     from planner import find_alternatives
 
     name = algorithm_name(args.algorithm)
+    check_plot(args.plot)
     instance = load(args.file)
     if not instance.jobs:
         raise UsageError(f"planner: {args.file}: the instance has no jobs")
     alts = find_alternatives(instance, name, max_per_job=args.max_per_job, seed=args.seed)
+    plot(instance, list(alts.windows), args.plot)  # before any output (see planner solve)
     rank: dict[str, int] = {}
     rows = []
     for w in alts.windows:
@@ -73,5 +75,4 @@ def run(args: argparse.Namespace) -> int:
         headers = ["job", "alt", "start", "finish", "runtime", "cost", "proc_time", "nodes"]
         print_table(headers, rows)
         print(f"{len(alts.windows)} alternatives for {len(alts.jobs)} jobs ({name})")
-    plot(instance, list(alts.windows), args.plot)
     return 0

@@ -19,7 +19,8 @@ def _positive(kind: str, cast: type) -> Any:
         try:
             value = cast(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{kind} must be a number, got '{text}'") from None
+            what = "an integer" if cast is int else "a number"
+            raise argparse.ArgumentTypeError(f"{kind} must be {what}, got '{text}'") from None
         if not value > 0:
             raise argparse.ArgumentTypeError(f"{kind} must be > 0, got '{text}'")
         return value

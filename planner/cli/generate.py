@@ -36,13 +36,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--list", action="store_true", help="list the families and exit")
     p.add_argument("family", nargs="?", help="family name (see --list)")
     p.add_argument("params", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, help_text=p.format_help)
 
 
 def run(args: argparse.Namespace) -> int:
     """Generate the instance and write it to ``--output`` or standard output."""
     from instances import FAMILIES, dumps_instance, generate
 
+    if any(t in ("-h", "--help") for t in _option_tokens(args.params)):
+        print(args.help_text(), end="")
+        return 0
     seed, output, listing, params = _split(args.params, args.seed, args.output, args.list)
     if listing:
         for f in FAMILIES.values():
@@ -108,6 +111,18 @@ def _split(
                 raise UsageError(f"planner generate: bad option '{token}'")
             params[name] = value
     return seed, output, listing, params
+
+
+def _option_tokens(tokens: list[str]) -> list[str]:
+    """Return the tokens after FAMILY that stand where an option name is expected."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        out.append(token)
+        takes_value = token.startswith("-") and "=" not in token
+        i += 2 if takes_value and token not in ("--list", "-h", "--help") else 1
+    return out
 
 
 def _seed(text: str) -> int:

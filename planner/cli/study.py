@@ -77,7 +77,9 @@ def _number(kind: str, cast: type, minimum: float) -> Any:
             value = cast(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{kind} must be a number, got '{text}'") from None
-        if value < minimum or (minimum == 0 and cast is float and value == 0):
+        if minimum == 0 and cast is float and not value > 0:
+            raise argparse.ArgumentTypeError(f"{kind} must be > 0, got '{text}'")
+        if value < minimum:
             raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum}, got '{text}'")
         return value
 
@@ -239,10 +241,13 @@ def run_export(args: argparse.Namespace) -> int:
     """Export a study's rows to CSV (or Parquet for a ``.parquet`` output)."""
     from validation.study.export import export_csv, export_parquet
 
+    if not args.output.lower().endswith((".csv", ".parquet")):
+        raise UsageError(f"planner study export: {args.output}: the output must end in .csv "
+                         "or .parquet")  # fmt: skip
     store, study = _open_study(args)
     with store:
         rows = store.rows(study)
-    writer = export_parquet if args.output.endswith(".parquet") else export_csv
+    writer = export_parquet if args.output.lower().endswith(".parquet") else export_csv
     try:
         writer(rows, args.output)
     except OSError as err:

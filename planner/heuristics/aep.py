@@ -3,7 +3,10 @@
 Read the whole slot list once per geometry level; at every step with at
 least n alive slots let a subset selector pick a window and keep the best
 window over all steps. In the square geometry the levels run from the
-fastest (shortest task) down, each a full pass (seed 004 step 3).
+fastest (shortest task) down, each a full pass (seed 004 step 3): the
+performance levels of SPEC §5, or, for exact selectors, one level per
+distinct task duration (same optimum, fewer passes; see
+:mod:`planner.heuristics.sweep`).
 
 Ties: a window replaces the incumbent only with a strictly better value, or
 an equal value and an earlier start; so among equally good windows the
@@ -19,15 +22,16 @@ import numpy as np
 
 from planner.heuristics import lite
 from planner.heuristics.feed import Feed
-from planner.heuristics.sweep import Sweep, levels
+from planner.heuristics.sweep import Sweep, levels, performance_levels
 from planner.heuristics.value import Run, value
 
 Selector = Callable[[Run, Sweep], "list[int] | None"]
 
 
 def feed_arrays(feed: Feed) -> SimpleNamespace:
-    """Return numpy copies of the feed's start, end, rough duration and q (for vector selectors)."""
+    """Return numpy copies of the feed's start, end, rough duration, q and performance."""
     return SimpleNamespace(
+        perf=np.array(feed.perf, dtype=float),
         start=np.array(feed.start, dtype=np.int64),
         end=np.array(feed.end, dtype=np.int64),
         rough=np.array(feed.rough, dtype=np.int64),
@@ -43,6 +47,7 @@ def aep(
     square: bool,
     rng: np.random.Generator,
     last_of_start: bool = False,
+    merge_levels: bool = False,
 ) -> tuple[int, list[int]] | None:
     """Return ``(T, chosen read indices)`` of the best window, or None when there is none.
 
@@ -60,6 +65,9 @@ def aep(
         Random source of the random-subset selector.
     last_of_start
         Evaluate once per distinct start (exact selectors; see :class:`Sweep`).
+    merge_levels
+        Square geometry: one level per distinct task duration instead of the
+        performance levels of SPEC §5 (exact selectors only: same optimum).
     """
     run = Run(feed, metric, square, rng)
     run.ladder = levels(feed)
@@ -72,8 +80,14 @@ def aep(
     n = feed.n
     best: tuple[int, list[int]] | None = None
     vector = first_n and metric in lite.METRICS
-    for level in run.ladder if square else [None]:
-        sw = Sweep(feed, level, last_of_start=last_of_start)
+    if not square:
+        passes: list[tuple[float | None, int | None]] = [(None, None)]
+    elif merge_levels:
+        passes = [(None, d) for d in run.ladder]
+    else:
+        passes = performance_levels(feed)
+    for perf, level in passes:
+        sw = Sweep(feed, level, last_of_start=last_of_start, performance=perf)
         if vector:
             got = lite.best_lite_step(run, sw)
             if got is not None:

@@ -51,7 +51,11 @@ def first_fit_solver(*, price_cap: bool) -> Solver:
 
 
 def aep_solver(selector: Selector, *, exact_steps: bool) -> Solver:
-    """Return an AEP algorithm using ``selector`` at each step (see :func:`aep`)."""
+    """Return an AEP algorithm using ``selector`` at each step (see :func:`aep`).
+
+    ``exact_steps``: the selector is exact, so the pass may evaluate once per
+    distinct start and merge square levels of equal duration.
+    """
 
     def solve(
         instance: Instance,
@@ -63,7 +67,10 @@ def aep_solver(selector: Selector, *, exact_steps: bool) -> Solver:
         feed = Feed(instance, job, slots)
         metric = CRITERIA[criterion].metric
         square = instance.geometry == "square"
-        got = aep(feed, metric, selector, square=square, rng=rng, last_of_start=exact_steps)
+        got = aep(
+            feed, metric, selector, square=square, rng=rng,
+            last_of_start=exact_steps, merge_levels=exact_steps,
+        )  # fmt: skip
         return None if got is None else build(feed, *got)
 
     return solve

@@ -17,9 +17,10 @@ class Feed:
     """The suitable slots of ``job``, clipped to its release/deadline, in (start, node) order.
 
     Item ``i`` (its *read index*, which also breaks every tie) has ``start[i]``,
-    ``end[i]``, ``node[i]`` (node order), ``rough[i]`` (its rough task
-    duration ``duration(V, p)``), ``q[i]``, ``price[i]`` and ``slot[i]`` (the
-    clipped :class:`Slot` a placement records).
+    ``end[i]``, ``node[i]`` (node order), ``perf[i]`` (its node's
+    performance), ``rough[i]`` (its rough task duration ``duration(V, p)``),
+    ``q[i]``, ``price[i]`` and ``slot[i]`` (the clipped :class:`Slot` a
+    placement records).
 
     Parameters
     ----------
@@ -45,15 +46,19 @@ class Feed:
         self.start: list[int] = []
         self.end: list[int] = []
         self.node: list[int] = []
+        self.perf: list[float] = []
         self.rough: list[int] = []
         self.q: list[float] = []
         self.price: list[float] = []
         self.slot: list[Slot] = []
         self._costs: dict[tuple[float, int], int] = {}
-        info: dict[str, tuple[int, int, float, float] | None] = {}
+        info: dict[str, tuple[int, float, int, float, float] | None] = {}
         for k, nd in enumerate(instance.nodes):
-            ok = job.suits(nd)
-            info[nd.id] = (k, duration(job.volume, nd.performance), nd.q, nd.price) if ok else None
+            if job.suits(nd):
+                r = duration(job.volume, nd.performance)
+                info[nd.id] = (k, nd.performance, r, nd.q, nd.price)
+            else:
+                info[nd.id] = None
         self._info = info
         self._cap = max_price
         if job.release is not None:
@@ -79,14 +84,14 @@ class Feed:
         if src is None:
             return False
         info, deadline, cap = self._info, self.job.deadline, self._cap
-        start, end, node, rough = self.start, self.end, self.node, self.rough
+        start, end, node, rough, perf = self.start, self.end, self.node, self.rough, self.perf
         q_list, price_list, slot_list = self.q, self.price, self.slot
         got = 0
         for s in src:
             data = info[s.node]
             if data is None:
                 continue
-            k, r, q, node_price = data
+            k, p, r, q, node_price = data
             price = node_price if s.price is None else s.price
             if cap is not None and price > cap:
                 continue
@@ -97,6 +102,7 @@ class Feed:
             start.append(s.start)
             end.append(s.end)
             node.append(k)
+            perf.append(p)
             rough.append(r)
             q_list.append(q)
             price_list.append(price)

@@ -4,21 +4,24 @@ AMP (seed 000 steps 1°–4°): read slots in start order; as soon as at least n
 slots are alive, take the n cheapest; if they fit the budget S that is the
 window, else read on. The first such step has the earliest feasible start
 of the AEP space. ALP is the same pass over only the slots priced at most C
-(condition 2°c); on the seed's own data (S = ⌊C·V·n⌋, tasks no longer than
-V) the first n alive such slots always fit S, so ALP stops as soon as n are
-alive, as the seed says; the budget test only matters for a job whose
-explicit budget is below that, and keeps every window within S.
+(condition 2°c); on the seed's own data (integer prices, S = ⌊C·V·n⌋, tasks
+no longer than V) the first n alive such slots always fit S, so ALP stops
+as soon as n are alive, as the seed says; the budget test only matters for
+a job whose explicit budget is below that, or for real prices rounded up
+by SPEC §1, and keeps every window within S.
 
-Square geometry (FirstFit of seed 004): each level's pass stops at its first
-fitting step, or once it reaches the best start found at a faster level;
-the earliest start over the levels wins (the faster level on a tie).
+Square geometry (FirstFit of seed 004): one pass per performance level of
+SPEC §5 (fastest first, see :func:`planner.heuristics.sweep.performance_levels`);
+each level's pass stops at its first fitting step, or once it reaches the
+best start found at a faster level; the earliest start over the levels wins
+(the faster level on a tie).
 """
 
 from __future__ import annotations
 
 from planner.heuristics.feed import Feed
 from planner.heuristics.selectors.cheapest import cheapest
-from planner.heuristics.sweep import Sweep, levels
+from planner.heuristics.sweep import Sweep, performance_levels
 from planner.heuristics.value import Run
 
 
@@ -26,8 +29,8 @@ def first_fit(run: Run) -> tuple[int, list[int]] | None:
     """Return ``(T, chosen read indices)`` of the earliest fitting window, or None."""
     feed: Feed = run.feed
     best: tuple[int, list[int]] | None = None
-    for level in levels(feed) if run.square else [None]:
-        sw = Sweep(feed, level)
+    for perf, level in performance_levels(feed) if run.square else [(None, None)]:
+        sw = Sweep(feed, level, performance=perf)
         tried = -1
         for t in sw.steps():
             if best is not None and t >= best[0]:

@@ -9,14 +9,24 @@ by (cost, read index) in a list of integer keys ``cost · K + i``, which
 gives the n cheapest (AMP, minCost, Lite selectors) in O(n).
 
 Geometry (SPEC §3, seed 004 §3.2): a rough pass gives slot i the task
-duration ``duration(V, p_i)``; a square pass at *level* D gives every task
-the duration D and admits only slots whose own rough duration is ≤ D
-(performance ≥ the level's). SPEC §5 groups nodes by performance level;
-performance levels whose durations coincide (``ceil(V/p)`` equal) admit the
-same slots with the same duration, so they are merged into one level per
-distinct duration. The skip rule is kept: a step is evaluated only when some
-alive slot has rough duration exactly D, since otherwise every window of the
-step belongs to a faster level (seed 004 step 3c(5)i).
+duration ``duration(V, p_i)``. A square pass at the *performance level* p_k
+(SPEC §5) gives every task the duration ``D = duration(V, p_k)``, admits
+only the slots of nodes with p ≥ p_k, and evaluates a step only when an
+alive slot has performance exactly p_k (the skip rule, seed 004 step
+3c(5)i): otherwise every window of the step was met at a faster level.
+:func:`performance_levels` lists these levels, fastest first; the seeds'
+heuristics (FirstFit, the Lite forms, the swap and random selectors) run
+them as SPEC §5 says.
+
+Two performance levels can share a duration (``ceil(V/p)`` equal, e.g.
+p = 2 and 2.5 for V = 5). Such levels give every admitted slot the same task
+length, and the slowest of them admits all the others' slots, so an exact
+selector loses nothing by running one *duration level* D per distinct
+duration instead (:func:`levels`; it admits the slots whose rough duration
+is ≤ D and needs an alive slot of rough duration exactly D): its optimum
+over a superset of the same windows is the same. A heuristic's window can
+differ (its n cheapest are taken from a larger set), so the heuristics keep
+the performance levels.
 
 SPEC §4 defines the AEP space as the windows whose start is the start of
 some suitable slot. A square level therefore reads *every* suitable slot as
@@ -52,6 +62,12 @@ class Sweep:
         The job's suitable slots.
     level
         None for the rough geometry; the square level's duration D otherwise.
+    performance
+        The square performance level p_k (``level`` is then
+        ``duration(V, p_k)``): admit the slots of nodes with p ≥ p_k and
+        evaluate a step only with a slot of performance exactly p_k alive.
+        None: the duration level ``level`` (admit rough duration ≤ D, need
+        one of exactly D).
     last_of_start
         Evaluate only at the last slot of each distinct start (the alive set
         there contains those of the earlier steps with the same T, so exact
@@ -69,9 +85,17 @@ class Sweep:
         A counter bumped whenever the n cheapest alive slots change.
     """
 
-    def __init__(self, feed: Feed, level: int | None = None, *, last_of_start: bool = False):
+    def __init__(
+        self,
+        feed: Feed,
+        level: int | None = None,
+        *,
+        last_of_start: bool = False,
+        performance: float | None = None,
+    ):
         self.feed = feed
         self.level = level
+        self.performance = performance
         self.last_of_start = last_of_start
         self.T = 0
         self.keys: list[int] = []
@@ -108,7 +132,8 @@ class Sweep:
         level, one of them has the level's own duration).
         """
         feed, level, n = self.feed, self.level, self.feed.n
-        start, end, rough = feed.start, feed.end, feed.rough
+        start, end, rough, perf = feed.start, feed.end, feed.rough, feed.perf
+        p_k = self.performance
         heap: list[tuple[int, int]] = []
         keys = self.keys
         cost = feed.cost
@@ -124,12 +149,13 @@ class Sweep:
                 del keys[pos]
                 if pos < n:
                     self.front += 1
-                r = rough[key % K]
+                j = key % K
+                r = rough[j]
                 by_rough[r] -= 1
-                if r == level:
+                if (r == level) if p_k is None else (perf[j] == p_k):
                     self.exact_alive -= 1
             r = rough[i]
-            if level is None or r <= level:
+            if level is None or ((r <= level) if p_k is None else (perf[i] >= p_k)):
                 d = r if level is None else level
                 if end[i] - t >= d:
                     key = cost(i, d) * K + i
@@ -139,7 +165,7 @@ class Sweep:
                     if pos < n:
                         self.front += 1
                     by_rough[r] = by_rough.get(r, 0) + 1
-                    if r == level:
+                    if (r == level) if p_k is None else (perf[i] == p_k):
                         self.exact_alive += 1
             i += 1
             if self.last_of_start and (i < len(start) or feed.read()) and start[i] == t:
@@ -149,5 +175,16 @@ class Sweep:
 
 
 def levels(feed: Feed) -> list[int]:
-    """Return the square levels (distinct rough durations), fastest first (seed 004 step 3)."""
+    """Return the square duration levels (distinct rough durations), fastest first."""
     return sorted(set(feed.read_all().rough))
+
+
+def performance_levels(feed: Feed) -> list[tuple[float, int]]:
+    """Return the SPEC §5 square levels ``(p_k, duration(V, p_k))``, fastest first.
+
+    p_k runs over the distinct performances (seed 004 step 3) of the nodes holding the job's
+    suitable slots.
+    """
+    feed.read_all()
+    rough = dict(zip(feed.perf, feed.rough, strict=True))
+    return [(p, rough[p]) for p in sorted(rough, reverse=True)]

@@ -29,6 +29,10 @@ NODES = (Node("a", 1.0), Node("b", 2.0))
         ({"id": "a", "performance": 1, "attributes": []}, "attributes: must be an object"),
         # attribute values are numbers or strings, not booleans
         ({"id": "a", "performance": 1, "attributes": {"gpu": True}}, "attributes.gpu: must be"),
+        # an int too large for a float is not a finite performance (no OverflowError)
+        ({"id": "a", "performance": 10**400}, "performance: must be a finite number > 0"),
+        # attribute names are strings (the file format's object keys)
+        ({"id": "a", "performance": 1, "attributes": {1: 2}}, "attributes: names must be"),
     ],
 )
 def test_invalid_node(kwargs: dict[str, Any], message: str) -> None:
@@ -102,6 +106,10 @@ JOB = {"id": "j", "nodes": 2, "volume": 10.0}
         ({"release": "0"}, "release: must be an integer"),  # text release
         ({"release": 5, "deadline": 5}, "deadline: must be greater than release"),  # empty span
         ({"priority": math.nan}, "priority: must be a finite number"),  # NaN priority
+        ({"criterion": ["min_cost"]}, "criterion: must be one of"),  # not a string (unhashable)
+        ({"criterion": None}, "criterion: must be one of"),  # None is not a criterion
+        ({"requirements": {1: 2}}, "requirements: names must be strings"),  # non-string name
+        ({"volume": 10**400}, "volume: must be a finite number > 0"),  # overflows a float
     ],
 )
 def test_invalid_job(extra: dict[str, Any], message: str) -> None:

@@ -83,6 +83,9 @@ def test_round_trip(name: str) -> None:
         ("tiny", {"slots": 11}, "'slots' must be between 1 and 10"),  # above the tiny cap
         ("tiny", {"geometry": "round"}, "'geometry' must be"),  # not a geometry
         ("tiny", {"bounds": 1.5}, "'bounds' must be a probability"),  # not a probability
+        ("toporkov2018", {"q_max": float("inf")}, "'q_max' must be a finite number"),  # inf
+        ("toporkov2012", {"unit_price": float("nan")}, "'unit_price' must be a finite"),  # NaN
+        ("toporkov2012", {"volume": 10**400}, "'volume' must be a finite number"),  # overflow
     ],
 )
 def test_bad_family_or_parameter(family: str, params: dict[str, object], needle: str) -> None:
@@ -183,6 +186,25 @@ def test_cli_generate_then_validate(name: str, tmp_path) -> None:
     assert main(["validate", str(out)]) == 0
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["generate", "--help"],  # before FAMILY: argparse's own help
+        ["generate", "tiny", "--help"],  # after FAMILY, among the family parameters
+        ["generate", "tiny", "--seed", "1", "-h"],  # after other options
+    ],
+)
+def test_cli_generate_help(argv: list[str], capsys) -> None:
+    """``--help`` anywhere prints the command's help and exits 0 (not "needs a value")."""
+    try:
+        code = main(argv)
+    except SystemExit as done:  # argparse exits itself for help before FAMILY
+        code = done.code
+    assert code == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("usage: planner generate") and captured.err == ""
+
+
 def test_cli_list(capsys) -> None:
     """``--list`` prints every family with its source."""
     assert main(["generate", "--list"]) == 0
@@ -202,6 +224,8 @@ def test_cli_list(capsys) -> None:
         ["generate", "tiny"],  # no seed
         ["generate", "--seed", "1"],  # no family
         ["generate", "tiny", "--seed", "1", "--nodes"],  # parameter without a value
+        ["generate", "toporkov2018", "--seed", "1", "--q-max", "1e309"],  # JSON 1e309 is inf
+        ["generate", "toporkov2012", "--seed", "1", "--unit-price", "Infinity"],  # not finite
     ],
 )
 def test_cli_bad_usage_exits_2(argv: list[str], capsys) -> None:

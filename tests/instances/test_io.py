@@ -79,6 +79,23 @@ def test_busy_is_written_as_busy() -> None:
     assert "slots" not in doc and len(doc["busy"]) == 2
 
 
+def test_equal_instances_give_equal_bytes() -> None:
+    """Attribute and requirement order does not make instances differ, nor their text."""
+    a = Instance(
+        nodes=(Node("a", 1.0, attributes={"ram": 8, "os": "linux"}),),
+        slots=(Slot("a", 0, 5),),
+        jobs=(Job("j", 1, 2.0, requirements={"ram": 4, "os": "linux"}),),
+    )
+    b = Instance(
+        nodes=(Node("a", 1.0, attributes={"os": "linux", "ram": 8}),),
+        slots=(Slot("a", 0, 5),),
+        jobs=(Job("j", 1, 2.0, requirements={"os": "linux", "ram": 4}),),
+    )
+    assert a == b
+    assert dumps_instance(a) == dumps_instance(b)
+    assert '"attributes": {"os": "linux", "ram": 8}' in dumps_instance(a)
+
+
 def test_bundled_example_is_writer_output() -> None:
     """instances/data/example.json is byte-identical to what the writer produces for it."""
     text = EXAMPLE.read_text(encoding="utf-8")
@@ -154,6 +171,23 @@ INVALID: list[tuple[str, str]] = [
     (_text(geometry="round"), "geometry: must be one of rough, square"),
     (_text(name=7), "name: must be a string"),
     (_text(jobs=[{**JOB, "release": 5, "deadline": 5}]), "jobs[0].deadline: must be greater"),
+    # a duplicate key inside a nested object names that object's path
+    (
+        _text().replace('"performance": 2.0', '"performance": 2.0, "performance": 3.0'),
+        "nodes[1]: duplicate key 'performance'",
+    ),
+    # true is an int in Python, not a JSON number
+    (_text(jobs=[{**JOB, "nodes": True}]), "jobs[0].nodes: must be an integer >= 1"),
+    (_text(nodes=[{"id": "a", "performance": True}]), "nodes[0].performance: must be a finite"),
+    # an integer literal too large for a float is not a finite real
+    (_text(jobs=[{**JOB, "volume": 10**400}]), "jobs[0].volume: must be a finite number > 0"),
+    # an integer literal beyond Python's digit limit (4300) is not a crash
+    (_text().replace('"volume": 4', '"volume": 1' + "0" * 5000), "invalid JSON: a number has"),
+    # nesting deeper than the parser's recursion limit is not a crash
+    ('{"name": ' + "[" * 100_000 + "]" * 100_000 + "}", "invalid JSON: nested too deeply"),
+    # a criterion of the wrong JSON type (an array is unhashable in Python)
+    (_text(jobs=[{**JOB, "criterion": ["min_cost"]}]), "jobs[0].criterion: must be one of"),
+    ("", "invalid JSON at line 1 column 1"),  # empty file
 ]
 
 

@@ -122,6 +122,10 @@ def test_gzip_equals_plain(tmp_path: Path) -> None:
             "9 900 0 100 1.5 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1",
             "allocated processors",
         ),  # 1.5 procs
+        # float() accepts these words, SWF does not: no NaN run time, no infinite job number
+        ("9 900 0 nan 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 4 is not a finite"),
+        ("inf 900 0 100 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 1 is not a finite"),
+        ("9 900 0 100 NaN -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 5 is not a finite"),
     ],
 )
 def test_malformed_line_names_file_and_line(tmp_path: Path, line: str, needle: str) -> None:
@@ -131,6 +135,18 @@ def test_malformed_line_names_file_and_line(tmp_path: Path, line: str, needle: s
     with pytest.raises(SwfError, match=needle) as err:
         read_swf(bad)
     assert str(err.value).startswith(f"{bad}:{len(HAND.read_text().splitlines()) + 1}: ")
+
+
+def test_corrupt_gzip(tmp_path: Path) -> None:
+    """A gzip stream with damaged data (a zlib error) is a one-line SwfError naming the file."""
+    data = bytearray(gzip.compress(HAND.read_bytes() * 20))
+    for i in range(20, 60):
+        data[i] ^= 0xFF
+    bad = tmp_path / "bad.swf.gz"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(SwfError, match="cannot read file") as err:
+        read_swf(bad)
+    assert str(err.value).startswith(f"{bad}: ") and "\n" not in str(err.value)
 
 
 def test_missing_file() -> None:

@@ -19,6 +19,8 @@ from instances import budget_from_price, cost, duration
         (2.1, 0.7, 3),  # 2.1/0.7 = 3.0000000000000004 in binary: noise, not 4
         (10, 3, 4),  # 3.33.. -> 4
         (0.3, 0.1, 3),  # 0.3/0.1 = 2.9999999999999996 -> 3
+        (1e-10, 1, 1),  # a positive volume takes a quantum even below the rounding precision
+        (1, 1e10, 1),  # likewise for a very fast node
     ],
 )
 def test_duration(volume: float, performance: float, quanta: int) -> None:

@@ -8,8 +8,10 @@ interpreters so that the import order is under control.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -82,3 +84,40 @@ def test_this_process_runs_every_backend() -> None:
     assert loaded()["ortools"]
     res = solve_window(inst, "j1", "min_cost", "milp", backend="highs")
     assert (res.status, res.objective) == ("optimal", 30)
+
+
+INTERRUPTED = """
+from ortools.sat.python import cp_model
+from models.backends import cpsat_solver, run_cpsat
+m = cp_model.CpModel()
+xs = [m.NewIntVar(0, 100, f"x{i}") for i in range(60)]
+for i in range(59):
+    m.Add(xs[i] + xs[i + 1] <= 100 + i % 7)
+m.AddAllDifferent(xs)
+m.Maximize(sum((i % 5 + 1) * x for i, x in enumerate(xs)))
+solver = cpsat_solver(threads=1, seed=0, time_limit=60)
+print("solving", flush=True)
+code = run_cpsat(solver, m)
+print("returned", solver.StatusName(code), flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_cpsat_solve_with_keyboardinterrupt() -> None:
+    """SIGINT during a long solve raises KeyboardInterrupt; it is never returned as a result.
+
+    CP-SAT's own SIGINT handler would end the search and return FEASIBLE as if a
+    time limit had stopped it (and a gap study would store that unproven row).
+    """
+    proc = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "solving"
+    time.sleep(1.0)  # let the search start (the assertions hold at any moment)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=50)
+    assert "returned" not in out
+    assert proc.returncode != 0 and "KeyboardInterrupt" in err

@@ -204,6 +204,17 @@ def test_tight_time_limit_never_claims_false_optimal() -> None:
             assert r.bound <= r.objective
 
 
+def test_stopped_before_any_solution_claims_no_bound() -> None:
+    """Stage 1 stopped at once (``unknown``): no count bound (CP-SAT's 0 is none), no windows."""
+    inst = generate("css2015", 0)
+    r = solve_joint(inst, "proc_time", time_limit=1e-9)
+    if r.info["stage1"] == "unknown":
+        assert r.status == "unknown" and r.windows == ()
+        assert r.info["placed_bound"] is None and r.bound is None
+    else:  # found a solution at once: its count bound is a true one
+        assert r.info["placed_bound"] >= len(r.info["placed"])
+
+
 def two_phase_cases() -> list[tuple[str, Instance, list[str] | None]]:
     """Return small batches: 3-job tiny instances and 5-job css2015 prefixes."""
     cases: list[tuple[str, Instance, list[str] | None]] = [
@@ -252,3 +263,30 @@ def test_problem_limit_defaults_to_a_two_phase_run() -> None:
     two = solve_combination(find_alternatives(inst, "amp").by_job(), 8)
     joint = solve_joint(inst, problem=8)
     assert joint.info["limit"] == joint.info["t_star"] == two.info["t_star"]
+
+
+@pytest.mark.parametrize(
+    ("q", "optimum"),
+    [
+        # rounded by 10^6, {c, d} (2.6e-6) reads 1 + 2 = 3 and {a, b} (2.8e-6) 1 + 1 = 2
+        ({"a": 1.4e-6, "b": 1.4e-6, "c": 1.0e-6, "d": 1.6e-6}, 2.8e-6),
+        # within an absolute 1e-9 of integers: must not count as integers (scale 1)
+        ({"a": 1.0e-9, "b": 1.0e-9, "c": 0.5e-9, "d": 0.5e-9}, 2.0e-9),
+        ({"c": 1.0e-9, "d": 1.0e-9, "a": 0.5e-9, "b": 0.5e-9}, 2.0e-9),
+    ],
+)
+def test_rounded_q_objective_never_claims_a_false_optimum(q: dict, optimum: float) -> None:
+    """Σ q with q that no power of ten up to 10^6 makes integers: {a, b} or {c, d}.
+
+    The model maximises the rounded sum, so its optimum is no proof: the result
+    is ``optimal`` only with the true optimum, and its bound is never below it.
+    """
+    nodes = tuple(Node(k, 1.0, price=1.0, q=v) for k, v in q.items())
+    slots = (Slot("a", 0, 10), Slot("b", 0, 10), Slot("c", 20, 30), Slot("d", 20, 30))
+    inst = Instance(nodes, slots, (Job("j", nodes=2, volume=10.0),))
+    res = solve_joint(inst, "q")
+    assert res.status in ("optimal", "feasible") and res.info["placed"] == ["j"]
+    if res.status == "optimal":
+        assert res.objective == pytest.approx(optimum, rel=1e-12)
+    else:
+        assert res.bound is not None and res.bound >= optimum * (1 - 1e-12)

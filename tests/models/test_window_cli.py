@@ -68,3 +68,10 @@ def test_missing_file_exits_2(tmp_path, capsys: pytest.CaptureFixture[str]) -> N
     """A file that does not exist is bad input (exit 2)."""
     assert main(["exact", str(tmp_path / "none.json")]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_non_integer_threads_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """--threads takes an integer; the one-line message says so."""
+    assert main(["exact", EXAMPLE, "--threads", "1.5"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "--threads must be an integer" in line

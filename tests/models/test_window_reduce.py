@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from instances import CRITERIA, generate
@@ -43,3 +44,38 @@ def test_incumbent_is_feasible_and_bounds_are_sound(criterion: str) -> None:
         norm *= job.nodes
     assert red.value >= norm - 1e-9  # the incumbent is no better than the optimum
     assert red.bound.min() <= norm + 1e-9  # some kept candidate can reach the optimum
+
+
+@pytest.mark.parametrize("free_start", [False, True])
+@pytest.mark.parametrize("geometry", ["rough", "square"])
+def test_candidate_bounds_never_exceed_the_candidate_optimum(
+    geometry: str, free_start: bool
+) -> None:
+    """Per candidate (T, level): the DP's optimistic bound and the reduction's (Lagrangian) bound
+    are at most the exact subset optimum of that candidate, which the DP's pruning relies on."""
+    from models.window.dp import _step, optimistic_bounds
+
+    checked = 0
+    for seed in range(12):
+        inst = dataclasses.replace(generate("tiny", seed, jobs=3, bounds=0.5), geometry=geometry)
+        for job in inst.jobs:
+            for criterion in CRITERIA:
+                sp = WindowSpace(inst, job, CRITERIA[criterion])
+                t, lv, alive = sp.candidates(free_start)
+                if not len(t):
+                    continue
+                loose = optimistic_bounds(sp, t, lv, alive)
+                red = reduce_space(sp, free_start=free_start)
+                sharp = {
+                    (int(a), int(b)): float(c)
+                    for a, b, c in zip(red.t, red.level, red.bound, strict=True)
+                }
+                for k in range(len(t)):
+                    got = _step(sp, int(t[k]), int(lv[k]), np.flatnonzero(alive[k]))
+                    if got is None:
+                        continue
+                    checked += 1
+                    assert loose[k] <= got[0] + 1e-9, (seed, job.id, criterion, k)
+                    key = (int(t[k]), int(lv[k]))
+                    assert sharp.get(key, -np.inf) <= got[0] + 1e-9, (seed, job.id, criterion, k)
+    assert checked > 100

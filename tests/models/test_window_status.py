@@ -8,7 +8,7 @@ import pytest
 
 from instances import CRITERIA, Instance, Job, Node, Slot, generate
 from models import SOLVERS, STATUSES, solve_window
-from validation import check_window
+from validation import brute_force_value, check_window
 
 
 def small() -> Instance:
@@ -115,3 +115,80 @@ def test_cpsat_zero_time_limit_returns_the_reduction_window(larger: Instance) ->
     assert res.status == "feasible" and res.bound is not None
     assert res.objective < optimum < res.bound  # this instance's incumbent is not optimal
     _sound(res, optimum, "dep", larger, job)
+
+
+_ABORT_CASE = """
+from instances import Instance, Job, Node, Slot
+from models import solve_window
+nodes = (Node("a", 4.0, price=2.01, q=8.1), Node("b", 1.0, price=2.85, q=8.4),
+         Node("c", 1.0, price=1.67, q=7.7))
+slots = (Slot("a", 8, 24), Slot("b", 8, 11), Slot("c", 9, 17), Slot("c", 19, 25))
+inst = Instance(nodes, slots, (Job("j", nodes=3, volume=2.6, max_price=2.46),), geometry="square")
+print(solve_window(inst, "j", "max_q", "cpsat", free_start=True, reduce=False).status)
+"""
+
+
+def test_cpsat_square_model_that_crashed_ortools_is_infeasible() -> None:
+    """The three nodes cost 7 + 9 + 6 > S = 19 at level 3: infeasible, and the process survives.
+
+    With ``cp_model_probing_level = 0`` OR-Tools 9.15 found an "optimal" solution
+    breaking the cardinality constraint here and aborted the whole process
+    ("Infeasible solution!"), so this runs in a child process.
+    """
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _ABORT_CASE], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-300:]
+    assert done.stdout.split() == ["infeasible"]
+
+
+def _q_instance(q_of: dict[str, float]) -> Instance:
+    """Nodes a, b free over [0, 10), nodes c, d over [20, 30): start 0 holds {a, b}, 20 {c, d}."""
+    nodes = tuple(Node(k, 1.0, price=1.0, q=v) for k, v in q_of.items())
+    slots = (Slot("a", 0, 10), Slot("b", 0, 10), Slot("c", 20, 30), Slot("d", 20, 30))
+    return Instance(nodes, slots, (Job("j", nodes=2, volume=5.0),))
+
+
+@pytest.mark.parametrize("reduce", [True, False])
+def test_cpsat_q_with_seven_decimals_is_not_declared_infeasible(reduce: bool) -> None:
+    """q = 0.6666667 is no integer times 10^-6: the bound cut on rounded q must keep the window."""
+    inst = _q_instance({"a": 0.6666667, "b": 0.6666667, "c": 0.1, "d": 0.1})
+    res = solve_window(inst, "j", "max_q", "cpsat", reduce=reduce)
+    assert res.status == "optimal"
+    assert res.objective == pytest.approx(1.3333334, abs=1e-12)
+    assert res.window.nodes == ("a", "b")
+
+
+TINY_Q = [  # q of {a, b} vs {c, d}: the optimum is {a, b}
+    # rounded by 10^6 {c, d} reads 1 + 2 = 3 and {a, b} 1 + 1 = 2
+    ({"a": 1.4e-6, "b": 1.4e-6, "c": 1.0e-6, "d": 1.6e-6}, 2.8e-6),
+    # every q is within an absolute 1e-9 of 0; solver tolerances hide the difference
+    ({"a": 1.0e-9, "b": 1.0e-9, "c": 0.5e-9, "d": 0.5e-9}, 2.0e-9),
+    # full-precision reals: q * 10^6 is within a relative 1e-9 of an integer, yet not one
+    ({"a": 918.2343317851318, "b": 829.8529036589914, "c": 1.5, "d": 2.5}, 1748.0872354441232),
+]
+
+
+@pytest.mark.parametrize(("q", "optimum"), TINY_Q)
+@pytest.mark.parametrize(
+    ("solver", "options"),
+    [("cpsat", {}), ("cpsat", {"reduce": False}), ("milp", {}), ("milp-highs", {}), ("dp", {})],
+)
+def test_tiny_or_rounded_q_never_gives_a_false_optimum(
+    q: dict[str, float], optimum: float, solver: str, options: dict
+) -> None:
+    """q that CP-SAT must round, or too small for absolute tolerances: never a false ``optimal``.
+
+    A result may be ``feasible`` with a valid bound (CP-SAT's model of rounded
+    q proves nothing), but an ``optimal`` one has the true optimum.
+    """
+    inst = _q_instance(q)
+    assert brute_force_value(inst, "j", "max_q") == pytest.approx(optimum, rel=1e-12)
+    res = solve_window(inst, "j", "max_q", solver, **options)
+    assert res.status in ("optimal", "feasible")
+    if res.status == "optimal":
+        assert res.objective == pytest.approx(optimum, rel=1e-12)
+    assert res.bound >= optimum * (1 - 1e-12)

@@ -54,6 +54,7 @@ def test_solve_table_and_not_found(tiny: Instance, tmp_path: Path, capsys) -> No
         (["--algorithm", "nope"], "unknown algorithm 'nope'"),  # not in the registry
         (["--algorithm", "amp", "--job", "zz"], "no job 'zz'"),  # not in the instance
         ([], "--algorithm"),  # the option is required
+        (["--algorithm", "min_proc_time", "--seed", "-1"], "--seed must be >= 0"),  # numpy refuses
     ],
 )
 def test_solve_usage_errors(tiny_file: str, argv: list[str], message: str, capsys) -> None:
@@ -94,6 +95,7 @@ def test_alternatives_cli(tiny_file: str, capsys) -> None:
     [
         (["--algorithm", "nope"], "unknown algorithm"),  # not in the registry
         (["--algorithm", "amp", "--max-per-job", "0"], "--max-per-job"),  # not >= 1
+        (["--algorithm", "amp", "--seed", "-2"], "--seed must be >= 0"),  # numpy refuses
     ],
 )
 def test_alternatives_usage_errors(tiny_file: str, argv: list[str], message: str, capsys) -> None:
@@ -101,3 +103,52 @@ def test_alternatives_usage_errors(tiny_file: str, argv: list[str], message: str
     assert main(["alternatives", tiny_file, *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["solve", "alternatives"])
+@pytest.mark.parametrize(
+    ("plot", "message"),
+    [
+        ("w.pdf", "must end in .png or .svg"),  # a suffix plot_windows cannot write
+        ("w", "must end in .png or .svg"),  # no suffix at all
+        ("missing/w.png", "no such folder"),  # the folder does not exist
+        ("taken.png", "cannot write"),  # the path is a folder: savefig fails
+    ],
+)
+def test_bad_plot_path(
+    tiny_file: str, tmp_path: Path, command: str, plot: str, message: str, capsys
+) -> None:
+    """An unusable --plot path: exit 2, one line on stderr, no traceback, nothing on stdout."""
+    pytest.importorskip("matplotlib")
+    (tmp_path / "taken.png").mkdir()
+    argv = [command, tiny_file, "--algorithm", "amp", "--plot", str(tmp_path / plot)]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize("command", ["solve", "alternatives"])
+def test_plot_writes_a_png(tiny_file: str, tmp_path: Path, command: str, capsys) -> None:
+    """--plot FILE.png writes a PNG besides the normal output."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "w.png"
+    assert main([command, tiny_file, "--algorithm", "amp", "--plot", str(out)]) == 0
+    assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert "j1" in capsys.readouterr().out
+
+
+def test_plot_without_matplotlib(tiny_file: str, tmp_path: Path, monkeypatch, capsys) -> None:
+    """Without matplotlib, --plot is a usage error (exit 2) naming the extra, before any search."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args):
+        return None if name == "matplotlib" else real(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    argv = ["solve", tiny_file, "--algorithm", "amp", "--plot", str(tmp_path / "w.png")]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert "planner[plot]" in err and out == ""

@@ -89,6 +89,21 @@ def test_alp_keeps_to_the_price_cap(tiny: Instance) -> None:
     assert (amp.start, amp.nodes) == (4, ("a", "b"))
 
 
+def test_alp_reads_on_when_rounding_breaks_the_budget() -> None:
+    """C = 1.5, V = 3, n = 1: S = ⌊4.5⌋ = 4, but a 1.5-priced task costs ⌈4.5⌉ = 5.
+
+    Nodes u (p 1, price 1.5) free [0,10) and v (p 1, price 1) free [5,10).
+    At T = 0 only u is alive and over S; ALP reads on (rather than return a
+    window over budget) and takes v at T = 5 for 3, as AMP does.
+    """
+    nodes = (Node("u", 1.0, price=1.5), Node("v", 1.0, price=1.0))
+    slots = (Slot("u", 0, 10), Slot("v", 5, 10))
+    inst = Instance(nodes=nodes, slots=slots, jobs=(Job("j", nodes=1, volume=3.0, max_price=1.5),))
+    for name in ("alp", "amp"):
+        w = _found(inst, "j", name)
+        assert (w.start, w.nodes, w.cost) == (5, ("v",), 3), name
+
+
 def test_single_node_job(tiny: Instance) -> None:
     """n = 1 (j2 needs os=linux: c [6,30) cost 4, d [10,16) cost 6; no budget).
 
@@ -120,6 +135,43 @@ def test_over_budget_everywhere(tiny: Instance, name: str) -> None:
 def test_empty_slot_list(tiny: Instance, name: str) -> None:
     """With ``slots=[]`` there is nothing to search."""
     assert search(tiny, "j1", name, slots=[]) is None
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+def test_zero_prices_budget_zero_and_exact_fit(name: str) -> None:
+    """Budget 0 leaves only free nodes; a slot exactly as long as its task is usable.
+
+    Nodes x, y (p = 1, price 0) and z (p = 2, price 1); slots x [0,10),
+    z [0,10), y [2,6); n = 2, V = 4: x and y tasks last 4 (cost 0), z's 2
+    (cost 2). Starts 0 and 2: at T = 0 only {x, z} (cost 2 > 0); at T = 2
+    y's slot holds its task exactly (6 − 2 = 4), and {x, y} costs 0. Every
+    algorithm must return {x, y} at T = 2, the only window within budget.
+    """
+    nodes = (Node("x", 1.0, price=0.0), Node("y", 1.0, price=0.0), Node("z", 2.0, price=1.0))
+    slots = (Slot("x", 0, 10), Slot("z", 0, 10), Slot("y", 2, 6))
+    inst = Instance(nodes=nodes, slots=slots, jobs=(Job("j", nodes=2, volume=4.0, budget=0),))
+    w = _found(inst, "j", name)
+    assert (w.start, w.nodes, w.cost) == (2, ("x", "y"), 0)
+
+
+@pytest.mark.parametrize("name", ["amp", "min_cost", "min_finish", "dep", "max_q_lite"])
+def test_release_and_deadline_clip_the_slots(tiny: Instance, name: str) -> None:
+    """Release 8 and, separately, deadline 11 on j1 (see the module docstring).
+
+    Release 8: the starts become 8 (a [8,20), b [8,14), c [8,30)), 10, 20,
+    24; at T = 8 the pass reads a then b: {a, b} costs 16 ≤ 20, AMP's window,
+    recorded on the clipped slot [8, 20). Deadline 11: slots end by 11, so a
+    (8 quanta) dies at T = 4 and d [10,11) is too short; only {b, c} at
+    T = 6 remains (b [4,11), c [6,11)): every algorithm returns it.
+    """
+    job = dataclasses.replace(tiny.job("j1"), release=8)
+    if name == "amp":
+        w = _found(with_job(tiny, job), "j1", name)
+        assert (w.start, w.nodes) == (8, ("a", "b"))
+        assert (w.placements[0].slot_start, w.placements[0].slot_end) == (8, 20)
+    job = dataclasses.replace(tiny.job("j1"), deadline=11)
+    w = _found(with_job(tiny, job), "j1", name)
+    assert (w.start, w.nodes, w.finish) == (6, ("b", "c"), 10)
 
 
 def test_cost_ties_go_to_the_slot_read_first() -> None:
@@ -173,6 +225,28 @@ class TestSquare:
         """minCost: 12 at T = 6 ({b, c}); later ties do not replace it."""
         w = _found(tiny_square, "j1", "min_cost")
         assert (w.start, w.nodes, w.cost) == (6, ("b", "c"), 12)
+
+
+def test_square_levels_are_performance_levels() -> None:
+    """Two performances with one duration are two levels (SPEC §5), not one.
+
+    V = 3, n = 1, square: node b (p = 1.5, price 1, q 0) and node a (p = 2,
+    price 5, q 10), in that node order, both free on [0, 10); both tasks last
+    ceil(3/1.5) = ceil(3/2) = 2, costs b 2, a 10. Level p = 2 admits only a:
+    T = 0 → {a}, q 10, cost 10. Level p = 1.5 admits both: the cheapest is b,
+    q 0. MaxQ Lite keeps q 10 → a; FirstFit takes the faster level's window
+    on the start tie → a. (One merged level per duration would see only
+    {b} then {a, b} and take b both times.) minCost still takes b (cost 2).
+    """
+    nodes = (Node("b", 1.5, price=1.0, q=0.0), Node("a", 2.0, price=5.0, q=10.0))
+    slots = (Slot("b", 0, 10), Slot("a", 0, 10))
+    inst = Instance(nodes=nodes, slots=slots, jobs=(Job("j", nodes=1, volume=3.0),),
+                    geometry="square")  # fmt: skip
+    lite = _found(inst, "j", "max_q_lite")
+    assert (lite.start, lite.nodes, lite.q) == (0, ("a",), 10.0)
+    assert _found(inst, "j", "amp").nodes == ("a",)
+    assert _found(inst, "j", "max_q").nodes == ("a",)
+    assert _found(inst, "j", "min_cost").nodes == ("b",)
 
 
 def test_geometry_is_the_instances(tiny: Instance) -> None:

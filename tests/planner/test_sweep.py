@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from instances import Instance, Job
+from instances import Instance, Job, Node, Slot
 from planner.heuristics.feed import Feed
-from planner.heuristics.sweep import Sweep, levels
+from planner.heuristics.sweep import Sweep, levels, performance_levels
 
 
-def _trace(inst: Instance, job: Job, level: int | None = None, **kw: bool) -> list[tuple]:
+def _trace(inst: Instance, job: Job, level: int | None = None, **kw) -> list[tuple]:
     feed = Feed(inst, job)
     sw = Sweep(feed, level, **kw)
     return [(t, sorted(feed.slot[i].node + str(feed.slot[i].start) for i in sw.alive()))
@@ -60,3 +60,22 @@ def test_square_levels_and_skip_rule(tiny: Instance) -> None:
         (20, ["b20", "c6"]),
         (24, ["b20", "c6"]),
     ]
+
+
+def test_performance_levels_share_a_duration() -> None:
+    """Performance levels (SPEC §5): p = 3, 2.5, 2 for V = 5 give durations 2, 2, 3.
+
+    Nodes (in order) c p=2, b p=2.5, a p=3; slots c [0,9), b [1,9), a [2,9).
+    Level 2.5 (d = 2) admits b and a (not c) and needs b alive: T = 1 {b},
+    T = 2 {a, b}; T = 0 (c's start) has nothing alive. Level 3 (d = 2) needs
+    a: only T = 2 {a}. The duration levels are just 2 and 3.
+    """
+    nodes = (Node("c", 2.0), Node("b", 2.5), Node("a", 3.0))
+    slots = (Slot("c", 0, 9), Slot("b", 1, 9), Slot("a", 2, 9))
+    inst = Instance(nodes=nodes, slots=slots, geometry="square")
+    job = Job("one", nodes=1, volume=5.0)
+    assert performance_levels(Feed(inst, job)) == [(3.0, 2), (2.5, 2), (2.0, 3)]
+    assert levels(Feed(inst, job)) == [2, 3]
+    assert _trace(inst, job, 2, performance=3.0) == [(2, ["a2"])]
+    assert _trace(inst, job, 2, performance=2.5) == [(1, ["b1"]), (2, ["a2", "b1"])]
+    assert _trace(inst, job, 2) == [(1, ["b1"]), (2, ["a2", "b1"])]

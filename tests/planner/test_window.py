@@ -109,6 +109,16 @@ def test_task_durations() -> None:
     assert task_durations(job, [1.0, 3.0], "square") == [10, 10]
 
 
+def test_unknown_geometry_is_an_error(tiny: Instance) -> None:
+    """A misspelt geometry is a ValueError, not silently the rough one."""
+    with pytest.raises(ValueError, match="geometry must be one of rough, square"):
+        task_durations(JOB, [1.0, 2.0], "sqaure")
+    with pytest.raises(ValueError, match="geometry"):
+        make_window(tiny, JOB, 10, SLOTS, geometry="sqaure")
+    with pytest.raises(ValueError, match="geometry"):
+        check_window(tiny, JOB, make_window(tiny, JOB, 10, SLOTS), geometry="sqaure")
+
+
 def test_task_must_fit_its_slot(tiny: Instance) -> None:
     """make_window raises when a task runs past its slot: b [4,14) cannot host [12, 16)."""
     with pytest.raises(ValueError, match="inside its slot"):

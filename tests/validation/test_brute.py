@@ -228,3 +228,45 @@ def test_aep_space_loses_nothing(geometry: str) -> None:
                 assert check_window(inst, job, aep) == []
                 assert check_window(inst, job, free) == []
     assert found > 40  # the comparison is not vacuous
+
+
+def test_independent_of_the_code_it_checks(tiny: Instance, monkeypatch) -> None:
+    """The brute force values windows and filters slots itself (no shared code with the search).
+
+    With Window's metric methods, Instance.suitable_slots, Job.suits and
+    planner.make_window all broken, it still finds j2's min_cost window
+    (c at T = 6, cost 4: see test_single_node_job) and j1's dep optimum 4.
+    """
+    from planner import window as window_module
+
+    def broken(*args, **kwargs):
+        raise AssertionError("the brute force must not call this")
+
+    monkeypatch.setattr(window_module.Window, "metric", broken)
+    monkeypatch.setattr(window_module.Window, "value", broken)
+    monkeypatch.setattr(window_module, "make_window", broken)
+    monkeypatch.setattr(Instance, "suitable_slots", broken)
+    monkeypatch.setattr(Job, "suits", broken)
+    assert brute_force_value(tiny, "j2", "min_cost") == 4
+    assert brute_force_value(tiny, "j1", "dep") == 4.0
+    w = brute_force(tiny, "j2", "min_cost")
+    assert (w.start, w.nodes) == (6, ("c",))
+
+
+@pytest.mark.parametrize("geometry", ["rough", "square"])
+def test_own_value_matches_the_window(geometry: str) -> None:
+    """The brute force's own value equals its window's metric and passes the checker."""
+    rng = np.random.default_rng(5)
+    checked = 0
+    for _ in range(30):
+        inst = _random_instance(rng, geometry)
+        job = inst.jobs[0]
+        for c in CRITERIA:
+            w = brute_force(inst, job, c)
+            v = brute_force_value(inst, job, c)
+            assert (w is None) == (v is None)
+            if w is not None:
+                checked += 1
+                assert w.value(c) == pytest.approx(v, abs=1e-9)
+                assert check_window(inst, job, w) == []
+    assert checked > 30

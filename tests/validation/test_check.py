@@ -242,3 +242,36 @@ def test_alternatives_tag_the_window(tiny: Instance) -> None:
     assert check_alternatives(inst, [_valid(inst)]) == [
         "budget: window costs 16, the budget is 15 (window 0)"
     ]
+
+
+def test_unknown_job_is_a_violation(tiny: Instance) -> None:
+    """A window for a job id the instance lacks is reported, not a KeyError."""
+    w = _valid(tiny)
+    assert check_window(tiny, "zz", w) == ["job: no job 'zz' in the instance"]
+    stray = dataclasses.replace(w, job="zz")
+    assert _rules(check_alternatives(tiny, [stray])) == {"job"}
+
+
+def test_checker_imports_only_data_and_unit_functions() -> None:
+    """The checker is independent of the code under test (issue 2, item 5).
+
+    From the lower layers it may import only the data classes and the two
+    SPEC §1 unit functions; budgets, suitability and metrics it recomputes.
+    """
+    import ast
+    import inspect
+
+    import validation.check
+
+    tree = ast.parse(inspect.getsource(validation.check))
+    imported: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.setdefault(node.module.split(".")[0], set()).update(
+                a.name for a in node.names
+            )
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                imported.setdefault(a.name.split(".")[0], set())
+    assert not {"planner", "models"} & set(imported)
+    assert imported.get("instances", set()) <= {"Instance", "Job", "Slot", "cost", "duration"}

@@ -26,6 +26,7 @@ def fake_kit(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--family", "tiny", "--nodes", "0"], "nodes"),  # a value out of range
         (["--nodes", "3"], "need --family"),  # parameters of the quick default
         (["--instances", "0"], "--instances"),  # not >= 1
+        (["--time-limit", "0"], "--time-limit must be > 0"),  # a limit of no time
         (["--algorithms", "nope"], "unknown algorithm 'nope'"),  # not a heuristic
         (["--solver", "nope"], "unknown solver 'nope'"),  # not an exact solver
         (["--geometry", "round"], "invalid choice"),  # not a geometry
@@ -64,6 +65,17 @@ def test_gap_run_prints_the_table_and_report(
     assert "4 instances (0 computed now), 16 rows" in capsys.readouterr().out
 
 
+def test_repeated_algorithm_names_count_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture, fake_kit: None
+) -> None:
+    """``--algorithms opt opt`` is one algorithm, not a UNIQUE-key crash."""
+    argv = ["study", "gap", "--family", "tiny", "--jobs", "2", "--instances", "2",
+            "--algorithms", "opt", "opt", "--out", str(tmp_path / "out"),
+            "--workers", "1"]  # fmt: skip
+    assert main(argv) == 0
+    assert "2 instances (2 computed now), 4 rows" in capsys.readouterr().out
+
+
 def test_error_rows_exit_nonzero(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -85,6 +97,20 @@ def test_report_and_export_of_a_missing_database_exit_2(
     for sub in (["report"], ["export", "-o", str(tmp_path / "x.csv")], ["list"]):
         assert main(["study", *sub, "--db", str(tmp_path / "none.sqlite")]) == 2
         assert "no such file" in capsys.readouterr().err
+
+
+def test_export_to_an_unknown_format_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture, fake_kit: None
+) -> None:
+    """``-o rows.xlsx`` is not silently written as CSV: exit 2, one line, no file."""
+    out = tmp_path / "out"
+    assert main(["study", "gap", "--family", "tiny", "--instances", "1", "--out", str(out),
+                 "--workers", "1", "--quiet"]) == 0  # fmt: skip
+    capsys.readouterr()
+    target = tmp_path / "rows.xlsx"
+    assert main(["study", "export", "--db", str(out / "study.sqlite"), "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".csv or .parquet" in err and not target.exists()
 
 
 def test_quick_default_runs_without_arguments(

@@ -57,3 +57,80 @@ def test_one_local_worker_runs_in_process() -> None:
     """``--workers 1`` needs no pool."""
     assert make_executor("local", workers=1).name == "serial"
     assert make_executor("local", workers=2).name == "local"
+
+
+_ORPHAN_SCRIPT = """
+import os, sys, time
+from pathlib import Path
+
+from models import Result
+from validation.study import LocalExecutor, Store, StudySpec, Toolkit, run_study
+
+
+def unknown(*args):
+    return Result("unknown", None, None, 0.0, "none")
+
+
+def amp_only():
+    return {"amp": None}
+
+
+def hang(instance, job, name, seed):
+    (Path(os.environ["PLANNER_TEST_PIDS"]) / str(os.getpid())).touch()
+    time.sleep(300)
+
+
+if __name__ == "__main__":
+    kit = Toolkit(algorithms=amp_only, search=hang, solve=unknown)
+    with Store(sys.argv[1]) as store:
+        run_study(StudySpec("tiny", instances=4), store, toolkit=kit, version="test",
+                  executor=LocalExecutor(2), progress=False)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie waiting to be reaped counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
+def test_pool_workers_exit_when_the_study_process_is_killed(tmp_path: Path) -> None:
+    """``kill -9`` of the study process leaves no worker behind (they would block for ever)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pids_dir = tmp_path / "pids"
+    pids_dir.mkdir()
+    script = tmp_path / "study.py"
+    script.write_text(_ORPHAN_SCRIPT)
+    env = {**os.environ, "PLANNER_TEST_PIDS": str(pids_dir)}
+    log = (tmp_path / "stderr.txt").open("w")  # the killed study's tracker warns there
+    argv = [sys.executable, str(script), str(tmp_path / "db.sqlite")]
+    proc = subprocess.Popen(argv, env=env, stderr=log)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            workers = [int(p.name) for p in pids_dir.iterdir()]
+        assert len(workers) == 2, "both workers must be running a task"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 30
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [p for p in workers if _alive(p)], "orphaned pool workers"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        log.close()

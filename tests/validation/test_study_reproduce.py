@@ -47,6 +47,15 @@ def test_tiny_run_prints_paper_and_ours(name: str, runs: int, expect: list[str])
     assert cmp.kept >= 1
     assert any(ours is not None for _, _, _, _, ours, _ in cmp.rows)
     assert len(cmp.orderings) == len(reference(name)["orderings"])
+    stored = set(_numbers(reference(name)["paper"]))
+    assert {paper for _, _, _, paper, _, _ in cmp.rows if paper is not None} <= stored
+
+
+def _numbers(data: object) -> list[float]:
+    """Every number in a reference's ``paper`` block (the printed paper column's only source)."""
+    if isinstance(data, dict):
+        return [x for v in data.values() for x in _numbers(v)]
+    return [data] if isinstance(data, (int, float)) else []
 
 
 def test_exact_column_bounds_the_heuristic() -> None:

@@ -70,6 +70,23 @@ def killing_search(instance: Any, job: Any, name: str, seed: int) -> Window | No
     return fake_search(instance, job, name, seed)
 
 
+def malformed_algorithms() -> dict[str, str | None]:
+    """The fakes plus a heuristic that returns something that is not a window."""
+    return {**fake_algorithms(), "malformed": "min_cost"}
+
+
+def malformed_search(instance: Any, job: Any, name: str, seed: int) -> Any:
+    """``fake_search``; ``malformed`` returns a list instead of a window."""
+    if name == "malformed":
+        return ["not a window"]
+    return fake_search(instance, job, name, seed)
+
+
+def raising_check(instance: Any, job: Any, window: Any) -> list[str]:
+    """A checker that fails on every window."""
+    raise RuntimeError("checker bug")
+
+
 FAKE = Toolkit(algorithms=fake_algorithms, search=fake_search)
 BROKEN = Toolkit(algorithms=broken_algorithms, search=fake_search)
 KILLER = Toolkit(algorithms=fake_algorithms, search=killing_search)
@@ -152,12 +169,70 @@ def test_broken_heuristic_gives_error_rows_and_saved_instances(tmp_path: Path) -
     assert "## Errors" in Path(rep["report"]).read_text()
 
 
+def test_malformed_heuristic_result_is_an_error_row(tmp_path: Path) -> None:
+    """A heuristic returning a non-window gives error rows; the study still finishes."""
+    kit = Toolkit(algorithms=malformed_algorithms, search=malformed_search)
+    with Store(tmp_path / "db.sqlite") as store:
+        out = run_study(SPEC, store, toolkit=kit, version="test")
+        rows = store.rows(out.study)
+        assert len(store.error_instances(out.study)) == SPEC.instances
+    bad = [r for r in rows if r["algorithm"] == "malformed"]
+    assert len(bad) == SPEC.instances * 2 and out.errors == len(bad)
+    assert all(r["error"].startswith("unusable heuristic result") for r in bad)
+    assert all(not r["found"] and r["gap"] is None for r in bad)
+    assert not [r for r in rows if r["algorithm"] != "malformed" and r["error"]]
+
+
+def test_checker_exception_is_an_error_row(tmp_path: Path) -> None:
+    """A checker raising on the exact or heuristic windows: error rows, not a crashed study."""
+    kit = Toolkit(algorithms=fake_algorithms, search=fake_search, check=raising_check)
+    with Store(tmp_path / "db.sqlite") as store:
+        out = run_study(SPEC, store, toolkit=kit, version="test")
+        rows = store.rows(out.study)
+    assert out.written == SPEC.instances and len(rows) == SPEC.instances * 2 * 2
+    found = [r for r in rows if r["found"] or r["exact_found"]]
+    assert found and all("RuntimeError: checker bug" in r["error"] for r in found)
+
+
+def test_interrupted_exact_solve_is_not_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CP-SAT catches Ctrl-C and returns an unproven result: the study stops (a
+    KeyboardInterrupt) without writing that instance, and the rerun gives the clean rows."""
+    import models
+
+    real = models.solve_window
+
+    def interrupted_on_3(instance: Any, job: Any, criterion: str, *args: Any, **kw: Any) -> Any:
+        res = real(instance, job, criterion, *args, **kw)
+        if instance.name.split()[1] == f"seed={KILL_SEED}" and res.status == "optimal":
+            return dataclasses.replace(res, status="feasible")  # as after a caught SIGINT
+        return res
+
+    db = tmp_path / "interrupted.sqlite"
+    monkeypatch.setattr(models, "solve_window", interrupted_on_3)
+    with Store(db) as store, pytest.raises(KeyboardInterrupt, match="interrupted"):
+        run_study(SPEC, store, toolkit=FAKE, version="test")
+    monkeypatch.setattr(models, "solve_window", real)
+    with Store(db) as store:
+        assert store.done(1) == {0, 1, 2}
+        out = run_study(SPEC, store, toolkit=FAKE, version="test")
+        assert stable(store.rows(out.study)) == clean_rows(tmp_path)
+
+
 def test_seeds_do_not_depend_on_the_instance_count(tmp_path: Path) -> None:
     """Instance i is the same in a 4-instance and an 8-instance study."""
     small = clean_rows(tmp_path, dataclasses.replace(SPEC, instances=4))
     (tmp_path / "clean.sqlite").unlink()
     large = clean_rows(tmp_path)
     assert small == [r for r in large if r["instance"] < 4]
+
+
+def test_aliases_name_the_same_study() -> None:
+    """``first_fit``/``multiple_best`` are stored as ``amp``/``csa``: one study key, no repeats."""
+    aliased = StudySpec("tiny", algorithms=("first_fit", "amp", "multiple_best"))
+    assert aliased.algorithms == ("amp", "csa")
+    assert aliased.key("v") == StudySpec("tiny", algorithms=("amp", "csa")).key("v")
 
 
 def test_kill_9_of_the_study_process_then_rerun(tmp_path: Path) -> None:

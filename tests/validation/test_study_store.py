@@ -37,6 +37,29 @@ def test_bad_database_is_one_line(tmp_path: Path, make: object, message: str) ->
     assert "\n" not in str(err.value)
 
 
+def test_a_new_database_is_created_in_one_transaction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Schema and format marker commit together: a kill in between cannot leave a database
+    that later runs reject as foreign ("no planner format marker")."""
+    statements: list[str] = []
+    connect = sqlite3.connect
+
+    def tracing(*args: object, **kwargs: object) -> sqlite3.Connection:
+        db = connect(*args, **kwargs)  # type: ignore[arg-type]
+        db.set_trace_callback(statements.append)
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", tracing)
+    Store(tmp_path / "new.sqlite").close()
+    upper = [s.strip().upper() for s in statements]
+    creates = [i for i, s in enumerate(upper) if s.startswith("CREATE TABLE")]
+    marker = next(i for i, s in enumerate(upper) if s.startswith("INSERT INTO META"))
+    begin = max(i for i, s in enumerate(upper) if s.startswith("BEGIN") and i < min(creates))
+    commit = min(i for i, s in enumerate(upper) if s.startswith("COMMIT") and i > begin)
+    assert begin < min(creates) and max(creates) < commit and begin < marker < commit
+
+
 def test_bad_database_exits_2_in_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """``planner study report`` on a foreign database: exit 2, one line, no traceback."""
     path = tmp_path / "foreign.sqlite"

@@ -21,7 +21,7 @@ from validation.study.runner import Outcome, StudyStopped, resolve, run_study
 from validation.study.spec import StudyError, StudySpec, instance_seed
 from validation.study.store import COLUMNS, Store
 from validation.study.task import TIMING_COLUMNS, InstanceResult, evaluate_instance
-from validation.study.toolkit import DEFAULT_TOOLKIT, Toolkit
+from validation.study.toolkit import DEFAULT_TOOLKIT, SolveInterrupted, Toolkit
 
 __all__ = [
     "COLUMNS",
@@ -33,6 +33,7 @@ __all__ = [
     "LocalExecutor",
     "Outcome",
     "SerialExecutor",
+    "SolveInterrupted",
     "Store",
     "StudyError",
     "StudySpec",

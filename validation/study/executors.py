@@ -58,8 +58,32 @@ class SerialExecutor:
         """Nothing to release."""
 
 
+def _exit_with_parent() -> None:
+    """Pool-worker initializer: end the worker when the study process dies (``kill -9`` too).
+
+    A worker whose parent is gone would otherwise block on its task queue for ever, holding
+    its memory; a daemon thread waits on the parent's sentinel and exits the worker.
+    """
+    import multiprocessing as mp
+    import threading
+    from multiprocessing.connection import wait
+
+    parent = mp.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="planner-parent-watch", daemon=True).start()
+
+
 class LocalExecutor:
-    """A local process pool (``spawn`` start method: same behaviour on every OS)."""
+    """A local process pool (``spawn`` start method: same behaviour on every OS).
+
+    Workers exit by themselves when the study process is killed (:func:`_exit_with_parent`).
+    """
 
     name = "local"
 
@@ -73,7 +97,9 @@ class LocalExecutor:
         from concurrent.futures import ProcessPoolExecutor, as_completed
         from concurrent.futures.process import BrokenProcessPool
 
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"))
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=mp.get_context("spawn"), initializer=_exit_with_parent
+        )
         futures = [self._pool.submit(fn, item) for item in items]
         try:
             for fut in as_completed(futures):

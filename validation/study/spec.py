@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from planner import ALIASES
+
 
 class StudyError(ValueError):
     """Bad study input (unknown family, parameter, algorithm, solver, database): one line."""
@@ -35,7 +37,8 @@ class StudySpec:
     seed
         The study seed; instance seeds derive from it (:func:`instance_seed`).
     algorithms
-        Heuristic names (``planner.ALGORITHMS``); empty means every non-exact one.
+        Heuristic names (``planner.ALGORITHMS``; aliases such as ``first_fit`` are
+        stored as the algorithm's own name); empty means every registered one.
     solver
         The exact solver (``models.SOLVERS``).
     time_limit
@@ -59,8 +62,11 @@ class StudySpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", dict(self.params))
-        object.__setattr__(self, "algorithms", tuple(self.algorithms))
-        object.__setattr__(self, "geometries", tuple(self.geometries))
+        # aliases name the same rows as their algorithm; repeated names would repeat
+        # rows (and break the rows' UNIQUE key): keep the first
+        names = (ALIASES.get(name, name) for name in self.algorithms)
+        object.__setattr__(self, "algorithms", tuple(dict.fromkeys(names)))
+        object.__setattr__(self, "geometries", tuple(dict.fromkeys(self.geometries)))
         if isinstance(self.instances, bool) or not isinstance(self.instances, int):
             raise StudyError("instances must be an integer >= 1")
         if self.instances < 1:

@@ -94,9 +94,9 @@ class Store:
 
     def _check(self) -> None:
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
-        if not tables:
-            self.db.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
-            self.db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+        if not tables:  # schema and format marker in one transaction (kill -9 safe)
+            marker = f"INSERT INTO meta VALUES ('format', '{FORMAT}');"
+            self.db.executescript("BEGIN;" + _SCHEMA + marker + "COMMIT;")
             return
         fmt = None
         if "meta" in tables:

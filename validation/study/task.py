@@ -84,7 +84,11 @@ def _exact(kit: Toolkit, spec: StudySpec, inst: Any, job: Any, crit: str) -> dic
                 "seconds": time.perf_counter() - began, "verdict": "",
                 "error": f"exact solver raised {type(err).__name__}: {err}"}  # fmt: skip
     window = res.windows[0] if res.windows else None
-    verdict = kit.check(inst, job, window) if window is not None else []
+    try:
+        verdict = kit.check(inst, job, window) if window is not None else []
+        error = f"exact window infeasible: {verdict[0]}" if verdict else None
+    except Exception as err:  # a checker failure is an error row, not a crashed study
+        verdict, error = [], f"checking the exact window raised {type(err).__name__}: {err}"
     return {
         "status": res.status,
         "objective": res.objective,
@@ -92,7 +96,7 @@ def _exact(kit: Toolkit, spec: StudySpec, inst: Any, job: Any, crit: str) -> dic
         "window": window,
         "seconds": res.runtime,
         "verdict": "; ".join(verdict),
-        "error": f"exact window infeasible: {verdict[0]}" if verdict else None,
+        "error": error,
     }
 
 
@@ -108,8 +112,14 @@ def _row(
         window = None
         error = error or f"heuristic raised {type(err).__name__}: {err}"
     seconds = time.perf_counter() - began
-    verdict = kit.check(inst, job, window) if window is not None else []
-    value = window.value(crit) if window is not None else None
+    try:
+        verdict = kit.check(inst, job, window) if window is not None else []
+        value = window.value(crit) if window is not None else None
+        start, cost = (window.start, window.cost) if window is not None else (None, None)
+    except Exception as err:  # not a usable window, or a checker failure: an error row
+        error = error or f"unusable heuristic result: {type(err).__name__}: {err}"
+        window = value = start = cost = None
+        verdict = []
     opt = ex["objective"]
     proven = ex["status"] == "optimal"
     gap = match = None
@@ -132,8 +142,8 @@ def _row(
         "slots": len(inst.suitable_slots(job)),
         "found": window is not None,
         "value": value,
-        "start": window.start if window is not None else None,
-        "cost": window.cost if window is not None else None,
+        "start": start,
+        "cost": cost,
         "exact_status": ex["status"],
         "exact_found": ex["window"] is not None,
         "exact_value": opt,

@@ -37,17 +37,38 @@ def default_search(instance: Any, job: Any, algorithm: str, seed: int) -> Any:
     return search(instance, job, algorithm, seed=seed)
 
 
+class SolveInterrupted(KeyboardInterrupt):
+    """An exact solve stopped early without a time limit: the solver caught Ctrl-C.
+
+    CP-SAT catches SIGINT by default, stops the search and returns an unproven result
+    instead of letting Python raise KeyboardInterrupt; recording that result would store a
+    wrong row for good (resume skips finished instances).
+    """
+
+
 def default_solve(
     instance: Any, job: Any, criterion: str, solver: str, time_limit: float | None, threads: int,
     free_start: bool = False,
 ) -> Any:  # fmt: skip
-    """``models.solve_window`` (AEP start space unless ``free_start``)."""
-    from models import solve_window
+    """``models.solve_window`` (AEP start space unless ``free_start``).
 
-    return solve_window(
+    Raises
+    ------
+    SolveInterrupted
+        The solver returned neither ``optimal`` nor ``infeasible`` without a time limit.
+    """
+    import models
+
+    res = models.solve_window(
         instance, job, criterion, solver,
         free_start=free_start, time_limit=time_limit, threads=threads,
     )  # fmt: skip
+    if time_limit is None and res.status not in ("optimal", "infeasible"):
+        raise SolveInterrupted(
+            f"the {solver} solve of job {job.id} stopped unproven ({res.status}) without a "
+            "time limit: interrupted; rerun the same command to resume"
+        )
+    return res
 
 
 def default_check(instance: Any, job: Any, window: Any) -> list[str]:

@@ -30,7 +30,8 @@ def dp_selector(run: Run, sw: Sweep) -> list[int] | None:
     the square geometry): cost; d (proc_time); −q (max_q); −min(T − s, e − T − d)
     (DEP); max(T − s, e − T − d) (COORD). The step is skipped when even the
     budget-free best n cannot beat the incumbent. In the square geometry,
-    COORD requires one slot of the level's own duration: with only faster
+    COORD requires one slot of the level's own duration (of its own
+    performance at a performance level): with only faster
     nodes the tasks would be shorter and their far distances longer than z
     says, while for the other criteria a shorter task only helps and that
     window is also met, exactly valued, at its own level.
@@ -54,7 +55,10 @@ def dp_selector(run: Run, sw: Sweep) -> list[int] | None:
             z = np.maximum(before, after).astype(float)
     must = None
     if sw.level is not None and metric == "far_distance":
-        must = arrays.rough[idx] == sw.level
+        if sw.performance is None:
+            must = arrays.rough[idx] == sw.level
+        else:
+            must = arrays.perf[idx] == sw.performance
     if run.best is not None:
         pick = best_n(z, c, n, must)
         if not run.improves(float(z[pick].sum()), t):

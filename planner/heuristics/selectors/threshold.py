@@ -41,7 +41,8 @@ def threshold(run: Run, sw: Sweep) -> list[int] | None:
     if runtime_bound_prunes(run, sw):
         return None
     keys, t = sw.keys, sw.T
-    durations = sorted({rough[k % K] for k in keys})
+    # the distinct alive durations, from the pass's counts (no scan of the alive set)
+    durations = sorted(d for d, count in sw.by_rough.items() if count)
     cap = durations[-1]
     if run.best is not None:
         best, best_t = run.best
