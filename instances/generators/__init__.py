@@ -1,4 +1,7 @@
-"""Seeded instance generators, one family per seed experiment (see ``docs/readme/families.md``)."""
+"""Seeded instance generators, one family per seed experiment.
+
+The README's "Instance families" section lists them with their sources.
+"""
 
 from instances.generators.base import Family
 from instances.generators.registry import FAMILIES, generate

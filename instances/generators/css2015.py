@@ -7,7 +7,7 @@ budgets range from the market cost with a 60% discount to the market cost
 with a 60% extra charge; each job's criterion is drawn uniformly from the
 four of seed 003 Table 1 (start time, execution time, finish time, cost).
 
-Choices where the paper is silent (``docs/readme/families.md``): the price
+Choices where the paper is silent (the README's "Instance families" section): the price
 per quantum is ``1.0 · p · (1 + e)``, ``e ~ N(0, 0.15)`` (seed 003 Table 2:
 the "average market cost" of a node is about its performance); a job's
 market cost is ``unit_price · V · n`` (every node runs V/p quanta at p per

@@ -5,7 +5,7 @@ uniform integer performance, prices proportional to performance with a
 normally distributed "discount/extra charge", and an initial load of local
 tasks whose level per node is hypergeometric. The papers leave the exact
 distributions open; the choices below are the project's, documented in
-``docs/readme/families.md`` and checked against the papers' ranges by
+the README's "Instance families" section and checked against the papers' ranges by
 ``tests/instances/test_generators_stats.py``.
 """
 

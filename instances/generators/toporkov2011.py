@@ -8,7 +8,7 @@ uniformly in [0.75p, 1.25p] with p = 1.7^performance; a batch of 3–7 jobs
 asking for 1–6 nodes, volume 50–150 and minimum performance 1–2. All
 variables are uniform, as in the paper.
 
-Choices where the paper is silent (documented in ``docs/readme/families.md``):
+Choices where the paper is silent (documented in the README's "Instance families" section):
 
 - the paper generates a slot list, not a node model, so every slot is on its
   own node (node price p, slot price the drawn one); performances and

@@ -8,7 +8,7 @@ for n = 5 slots for V = 150 with budget S = 1500. ``nodes`` (50–400, seed 002
 Table 1) and ``interval`` (600–3600, Table 2) are the parameters the paper
 varies.
 
-Choices where the paper is silent (``docs/readme/families.md``): the price
+Choices where the paper is silent (the README's "Instance families" section): the price
 per quantum is ``1.9 · p · (1 + e)``, ``e ~ N(0, 0.15)`` (calibrated so the
 five cheapest tasks cost about the paper's minCost 1027 and a typical
 5-window about its AMP cost 1445 against S = 1500); load levels and local

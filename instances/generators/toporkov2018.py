@@ -6,7 +6,7 @@ an independent q uniform in [0, 10] per node, and one job asking for n = 7
 nodes of performance P >= 1 for V = 800 with budget S = 644, on the square
 geometry of seed 004 §3.2 (window length 400 down to 80).
 
-Choices where the paper is silent (``docs/readme/families.md``): integer
+Choices where the paper is silent (the README's "Instance families" section): integer
 performances (as in seeds 002/003); load levels in [0, 30%]
 (hypergeometric, mean 15%); price per quantum ``0.08 · p · (1 + e)``,
 ``e ~ N(0, 0.15)``, so a 7-node window on one performance level costs about

@@ -1,4 +1,6 @@
-"""``planner study``: optimality-gap studies and paper reproductions (docs/readme/studies.md).
+"""``planner study``: optimality-gap studies and paper reproductions.
+
+See the README's "Optimality-gap studies" section.
 
 - ``planner study gap [--family F] [--PARAM V ...] [--instances N] ...``: every
   heuristic against the exact optimum on N generated instances; rows go to

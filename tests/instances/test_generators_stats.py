@@ -2,7 +2,7 @@
 
 Each test draws a handful of seeded instances and compares measured
 statistics with the paper's numbers (seed file and section in each
-docstring); the measured values are listed in ``docs/readme/families.md``.
+docstring); the measured values are listed in the README's "Instance families" section.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Optimality-gap studies: every heuristic against the exact optimum on generated instances.
 
-See ``docs/readme/studies.md``. Layers: :mod:`spec` (parameters, seeds),
+See the README's "Optimality-gap studies" section. Layers: :mod:`spec` (parameters, seeds),
 :mod:`toolkit` (injectable components), :mod:`task` (one instance → rows),
 :mod:`store` (SQLite), :mod:`export` (CSV, Parquet), :mod:`executors` (serial, process pool, Dask),
 :mod:`runner`, :mod:`metrics` (gap, summary), :mod:`plots`, :mod:`report`,

@@ -52,7 +52,7 @@ SUMMARY_COLUMNS: tuple[str, ...] = (
     "gap_mean", "gap_median", "gap_p95", "gap_max",
     "heuristic_ms", "exact_ms", "speedup", "unproven", "errors",
 )  # fmt: skip
-"""The summary table's columns; see ``docs/readme/studies.md`` for their definitions."""
+"""The summary table's columns (defined in the README's "Optimality-gap studies" section)."""
 
 
 def summarise(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

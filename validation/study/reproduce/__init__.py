@@ -1,7 +1,7 @@
 """Paper reproductions as named studies: ``planner study reproduce NAME`` prints paper vs ours.
 
 The papers' numbers live in ``validation/data/NAME.json`` with their seed
-file and section; see ``docs/readme/studies.md`` for the tables.
+file and section; see the README's "Optimality-gap studies" section for the tables.
 """
 
 from __future__ import annotations
