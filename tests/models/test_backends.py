@@ -87,6 +87,9 @@ def test_this_process_runs_every_backend() -> None:
 
 
 INTERRUPTED = """
+import signal
+# a shell's background job starts with SIGINT ignored, and then Python installs no handler
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from ortools.sat.python import cp_model
 from models.backends import cpsat_solver, run_cpsat
 m = cp_model.CpModel()

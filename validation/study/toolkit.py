@@ -40,9 +40,10 @@ def default_search(instance: Any, job: Any, algorithm: str, seed: int) -> Any:
 class SolveInterrupted(KeyboardInterrupt):
     """An exact solve stopped early without a time limit: the solver caught Ctrl-C.
 
-    CP-SAT catches SIGINT by default, stops the search and returns an unproven result
-    instead of letting Python raise KeyboardInterrupt; recording that result would store a
-    wrong row for good (resume skips finished instances).
+    A solver that handles SIGINT itself (CBC and HiGHS run as child processes, which
+    receive Ctrl-C too; CP-SAT would, but :func:`models.backends.run_cpsat` turns it
+    into KeyboardInterrupt) stops the search and returns an unproven result; recording
+    it would store a wrong row for good (resume skips finished instances).
     """
 
 
