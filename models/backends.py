@@ -7,6 +7,10 @@ before OR-Tools breaks CP-SAT. :func:`import_pulp` imports PuLP with highspy
 hidden, so PuLP's in-process HiGHS is disabled (the CBC binary and the
 subprocess HiGHS of :mod:`models.window.highs_proc` are unaffected) and
 CP-SAT stays importable. Every module of :mod:`models` imports PuLP through it.
+
+:func:`cpsat_solver` and :func:`run_cpsat` create and run every CP-SAT solve of
+the package (project parameters; Ctrl-C raises KeyboardInterrupt). CBC runs
+through :func:`models.cbc.solve_cbc`.
 """
 
 from __future__ import annotations
@@ -16,11 +20,6 @@ import sys
 import threading
 from types import ModuleType
 from typing import Any
-
-CBC_OPTIONS: tuple[str, ...] = ("preprocess off",)
-"""Options every CBC run gets. CBC 2.10.3 (PuLP's bundled binary) wrongly fixes variables
-in its integer preprocessing of some small models and then reports a suboptimal solution
-as optimal (tests/models/test_combination.py), so that preprocessing stays off."""
 
 
 def import_pulp() -> ModuleType:

@@ -8,23 +8,11 @@ imported through :func:`models.backends.import_pulp` for the same reason.
 
 from __future__ import annotations
 
-import os
-import re
-import tempfile
-import warnings
-
-from models.backends import CBC_OPTIONS, import_pulp
+from models.backends import import_pulp
+from models.cbc import solve_cbc
 from models.combination.problem import Problem, Table
 
 pulp = import_pulp()
-
-
-_PROOF = re.compile(r"Problem is infeasible|Result - (Problem proven|Linear relaxation) infeasible")
-
-
-def _log_bound(log: str) -> float | None:
-    found = re.findall(r"(?:Lower bound|best possible)[:\s]+(-?[0-9.eE+-]+)", log)
-    return float(found[-1]) if found else None
 
 
 def solve_milp(
@@ -48,37 +36,8 @@ def solve_milp(
     cells = [(f_tab[i][j], g_tab[i][j], v) for i, row in enumerate(x) for j, v in enumerate(row)]
     prob += pulp.LpAffineExpression([(v, g) for _, g, v in cells]) <= limit, "limit"
     prob += pulp.LpAffineExpression([(v, sign * f) for f, _, v in cells])
-    fd, log_path = tempfile.mkstemp(suffix=".log", prefix="planner-cbc-")
-    os.close(fd)
-    try:
-        with warnings.catch_warnings():
-            # PuLP >= 3.3 deprecates its bundled CBC; it is still the one CBC every install has.
-            warnings.simplefilter("ignore", DeprecationWarning)
-            cbc = pulp.PULP_CBC_CMD(
-                msg=False,
-                timeLimit=time_limit,
-                threads=threads if threads > 1 else None,  # "-threads 1" may stall (window milp)
-                gapRel=0.0,
-                gapAbs=0.0,
-                logPath=log_path,
-                options=list(CBC_OPTIONS),
-            )
-        prob.solve(cbc)
-        with open(log_path, encoding="utf-8", errors="replace") as fh:
-            log = fh.read()
-    finally:
-        os.unlink(log_path)
-    raw = _log_bound(log)
-    if prob.sol_status == pulp.LpSolutionOptimal:
-        status = "optimal"
-    elif prob.sol_status == pulp.LpSolutionIntegerFeasible:
-        status = "feasible"
-    elif prob.status == pulp.LpStatusInfeasible and _PROOF.search(log):
-        # PuLP also reports "infeasible" when CBC stops on time without a solution.
-        status = "infeasible"
-    else:
-        status = "unknown"
-    bound = sign * raw if raw is not None and status != "infeasible" else None
+    status, raw = solve_cbc(prob, time_limit=time_limit, threads=threads)
+    bound = sign * raw if raw is not None else None
     if status not in ("optimal", "feasible"):
         return status, None, bound
     choice = [max(range(len(row)), key=lambda j, r=row: r[j].varValue or 0.0) for row in x]

@@ -18,14 +18,11 @@ wheels bundle clashing HiGHS builds).
 from __future__ import annotations
 
 import math
-import os
-import re
-import tempfile
-import warnings
 
 import numpy as np
 
-from models.backends import CBC_OPTIONS, import_pulp
+from models.backends import import_pulp
+from models.cbc import solve_cbc
 from models.window.space import WindowSpace, q_error, q_scale
 
 pulp = import_pulp()
@@ -97,24 +94,6 @@ def objective_unit(sp: WindowSpace) -> float:
     return unit
 
 
-def _cbc_bound(log: str) -> float | None:
-    found = re.findall(r"(?:Lower bound|best possible)[:\s]+(-?[0-9.eE+-]+)", log)
-    return float(found[-1]) if found else None
-
-
-def _cut_short(log: str, time_limit: float | None) -> bool:
-    """Return True when a time limit may have stopped CBC (its "infeasible" is then unproven).
-
-    CBC 2.10 reports "Pre-processing says infeasible" when the limit strikes
-    during cut generation, so an infeasible verdict counts only if CBC
-    finished well within the limit.
-    """
-    if time_limit is None:
-        return False
-    found = re.findall(r"Wallclock seconds\):\s+([0-9.]+)", log)
-    return not found or float(found[-1]) >= 0.5 * time_limit
-
-
 def solve_milp(
     sp: WindowSpace,
     *,
@@ -146,34 +125,6 @@ def solve_milp(
 def _solve_cbc(
     prob: pulp.LpProblem, time_limit: float | None, threads: int
 ) -> tuple[str, dict[str, float], float | None]:
-    fd, log_path = tempfile.mkstemp(suffix=".log", prefix="planner-cbc-")
-    os.close(fd)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # PuLP 3 deprecates the bundled CBC
-            # threads=1 is left unset: CBC's "-threads 1" now and then stalls for 10 s
-            solver = pulp.PULP_CBC_CMD(
-                msg=False,
-                timeLimit=time_limit,
-                threads=threads if threads > 1 else None,
-                gapRel=0.0,
-                gapAbs=0.0,
-                logPath=log_path,
-                options=list(CBC_OPTIONS),
-            )
-            prob.solve(solver)
-        with open(log_path, encoding="utf-8", errors="replace") as fh:
-            log = fh.read()
-        bound = _cbc_bound(log)
-    finally:
-        os.unlink(log_path)
-    if prob.sol_status == pulp.LpSolutionOptimal:
-        status = "optimal"
-    elif prob.sol_status == pulp.LpSolutionIntegerFeasible:
-        status = "feasible"
-    elif prob.status == pulp.LpStatusInfeasible and not _cut_short(log, time_limit):
-        status = "infeasible"
-    else:
-        status = "unknown"
+    status, bound = solve_cbc(prob, time_limit=time_limit, threads=threads)
     values = {v.name: v.varValue or 0.0 for v in prob.variables()}
     return status, values, bound

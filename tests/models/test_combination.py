@@ -263,7 +263,7 @@ def test_milp_is_exact_where_cbc_preprocessing_fails() -> None:
     """Problem (8) on a batch where CBC 2.10.3's preprocessing fixed variables wrongly.
 
     With that preprocessing on, CBC reported 171 (every job's first
-    alternative) as optimal; the optimum is 156 (models.backends.CBC_OPTIONS).
+    alternative) as optimal; the optimum is 156 (models.cbc.CBC_OPTIONS).
     """
     rows = {  # (time, cost) of single-task alternatives; default t* = 13 + 14 + 9 + 8 + 6 = 50
         "j0": [(17, 53), (8, 57)],
