@@ -25,11 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
-from instances.criteria import CRITERIA
 from instances.generators.base import Family, check
 from instances.generators.environment import market_nodes
+from instances.generators.toporkov2012 import seed002_job
 from instances.instance import Instance
-from instances.job import Job
 from instances.traces import Packing, SwfError, SwfLog, pack, read_swf, window_busy
 
 NAME = "swf"
@@ -54,7 +53,7 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
     check(NAME, "performance_min", 1 <= p["performance_min"] <= p["performance_max"],
           "must be between 1 and performance_max")  # fmt: skip
     check(NAME, "price_deviation", 0 <= p["price_deviation"] < 1 / 3, "must be in [0, 1/3)")
-    check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
+    job = seed002_job(NAME, p)
     _, packing = packed(str(p["trace"]), int(p["max_procs"]))
     nodes = market_nodes(
         rng,
@@ -69,13 +68,6 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
         float(p["start"]),
         float(p["length"]),
         float(p["quantum"]),
-    )
-    job = Job(
-        id="job1",
-        nodes=int(p["job_nodes"]),
-        volume=float(p["volume"]),
-        budget=int(p["budget"]),
-        criterion=str(p["criterion"]),
     )
     return Instance(
         nodes=tuple(nodes), jobs=(job,), name=name, horizon=(0, horizon), busy=tuple(busy)

@@ -33,19 +33,24 @@ NAME = "toporkov2012"
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
     """Draw the loaded resource domain and the single job of seed 002 §3.1."""
     check_domain(NAME, p)
-    check(NAME, "job_nodes", p["job_nodes"] >= 1, "must be >= 1")
-    check(NAME, "volume", p["volume"] > 0, "must be > 0")
-    check(NAME, "budget", p["budget"] >= 0, "must be >= 0")
-    check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
+    job = seed002_job(NAME, p)
     nodes, busy, horizon = domain(rng, p)
-    job = Job(
+    return Instance(nodes=tuple(nodes), jobs=(job,), name=name, horizon=horizon, busy=tuple(busy))
+
+
+def seed002_job(family: str, p: dict[str, float | int | str]) -> Job:
+    """Return seed 002 §3.1's single job (n, V, S and criterion from ``p``), checked."""
+    check(family, "job_nodes", p["job_nodes"] >= 1, "must be >= 1")
+    check(family, "volume", p["volume"] > 0, "must be > 0")
+    check(family, "budget", p["budget"] >= 0, "must be >= 0")
+    check(family, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
+    return Job(
         id="job1",
         nodes=int(p["job_nodes"]),
         volume=float(p["volume"]),
         budget=int(p["budget"]),
         criterion=str(p["criterion"]),
     )
-    return Instance(nodes=tuple(nodes), jobs=(job,), name=name, horizon=horizon, busy=tuple(busy))
 
 
 def domain(

@@ -11,6 +11,24 @@ class UsageError(Exception):
     """A usage error: printed as one line on stderr, exit code 2."""
 
 
+def param_value(command: str, name: str, text: str, default: Any) -> Any:
+    """Return a family parameter's ``text`` as a JSON literal, or as the plain string.
+
+    A parameter whose default is a string always takes the text itself
+    (``--trace 2024`` is a file name, not a number); lists and objects are a
+    UsageError naming ``command``.
+    """
+    if isinstance(default, str) and not text.startswith('"'):
+        return text
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, (list, dict)):
+        raise UsageError(f"{command}: parameter '{name}' must be a number or a string")
+    return value
+
+
 def load(path: str) -> Any:
     """Read an instance file, raising the one-line InstanceFileError on bad input."""
     from instances import read_instance

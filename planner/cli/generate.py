@@ -15,7 +15,7 @@ import sys
 import textwrap
 from typing import Any
 
-from planner.cli.common import UsageError
+from planner.cli.common import UsageError, param_value
 
 _EPILOG = (
     "Family parameters are given as --NAME VALUE (dashes in NAME may stand for "
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if seed is None:
         raise UsageError("planner generate: --seed N is required")
     defaults = FAMILIES[args.family].defaults if args.family in FAMILIES else {}
-    params = {k: _value(k, v, defaults.get(k)) for k, v in params.items()}
+    params = {k: param_value("planner generate", k, v, defaults.get(k)) for k, v in params.items()}
     try:
         inst = generate(args.family, seed, **params)
     except ValueError as err:
@@ -130,23 +130,6 @@ def _seed(text: str) -> int:
         return int(text)
     except ValueError:
         raise UsageError(f"planner generate: --seed must be an integer, got '{text}'") from None
-
-
-def _value(name: str, text: str, default: Any) -> Any:
-    """Return ``text`` as a JSON literal, or as the plain string when that is not JSON.
-
-    A parameter whose default is a string always takes the text itself
-    (``--trace 2024`` is a file name, not a number).
-    """
-    if isinstance(default, str) and not text.startswith('"'):
-        return text
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    if isinstance(value, (list, dict)):
-        raise UsageError(f"planner generate: parameter '{name}' must be a number or a string")
-    return value
 
 
 def _defaults(defaults: dict[str, Any]) -> str:

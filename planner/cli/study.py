@@ -19,7 +19,7 @@ import json
 import sys
 from typing import Any
 
-from planner.cli.common import UsageError, print_table
+from planner.cli.common import UsageError, param_value, print_table
 
 QUICK: dict[str, Any] = {
     "family": "tiny", "instances": 40, "seed": 0, "geometries": ("rough", "square"),
@@ -31,7 +31,7 @@ DEFAULT_OUT = "study-out"
 
 class _Parser(argparse.ArgumentParser):
     """One-line usage errors; with ``family_params``, unknown ``--NAME VALUE`` pairs are
-    collected as family parameters (JSON literals, as in ``planner generate``)."""
+    collected as family parameters (texts, parsed as in ``planner generate``)."""
 
     family_params = False
 
@@ -56,21 +56,11 @@ class _Parser(argparse.ArgumentParser):
                     self.error(f"{key} needs a value")
                 value = tokens[i + 1]
                 i += 1
-            params[key[2:].replace("-", "_")] = _literal(value)
+            params[key[2:].replace("-", "_")] = value
             i += 1
         ns, extras = super().parse_known_args(known, namespace)
         ns.params = params
         return ns, extras
-
-
-def _literal(text: str) -> Any:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    if isinstance(value, (list, dict)):
-        raise UsageError(f"planner study: parameter value '{text}' must be a number or a string")
-    return value
 
 
 def _number(kind: str, cast: type, minimum: float) -> Any:
@@ -168,9 +158,15 @@ def run_gap(args: argparse.Namespace) -> int:
 
     if args.family is None and args.params:
         raise UsageError("planner study gap: family parameters need --family")
+    from instances import FAMILIES
+
+    defaults = FAMILIES[args.family].defaults if args.family in FAMILIES else {}
+    params = {
+        k: param_value("planner study gap", k, v, defaults.get(k)) for k, v in args.params.items()
+    }
     spec = StudySpec(
         family=args.family or QUICK["family"],
-        params=args.params,
+        params=params,
         instances=args.instances or QUICK["instances"],
         seed=QUICK["seed"] if args.seed is None else args.seed,
         algorithms=tuple(args.algorithms or ()),
