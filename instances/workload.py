@@ -1,0 +1,164 @@
+"""Cluster workloads: machines of identical CPUs and a stream of jobs over time.
+
+The second resource model of the project, beside the slot model: space-shared
+machines (Klusáček & Rudová 2008; Parallel Workloads Archive traces). See
+``docs/job-flows.md`` for the semantics (planned and actual durations, walltime
+kill, queue order).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from instances.checks import require_id, require_int, require_real
+from instances.errors import DataError
+
+
+@dataclass(frozen=True)
+class Machine:
+    """A machine of ``cpus`` identical CPUs running at ``speed`` (speed 1 = etalon).
+
+    Parameters
+    ----------
+    id
+        Unique machine name.
+    cpus
+        Number of CPUs R_m >= 1; running jobs use at most R_m CPUs at every instant.
+    speed
+        Relative speed s_m > 0; a job of work w runs ceil(w / s_m) seconds here.
+    """
+
+    id: str
+    cpus: int
+    speed: float = 1.0
+
+    def __post_init__(self) -> None:
+        require_id("id", self.id)
+        require_int("cpus", self.cpus, minimum=1)
+        object.__setattr__(self, "speed", require_real("speed", self.speed, positive=True))
+
+
+@dataclass(frozen=True)
+class ClusterJob:
+    """A rigid parallel job submitted to a cluster.
+
+    Parameters
+    ----------
+    id
+        Unique job name (an SWF trace's job number, as text).
+    submit
+        Submission time r_j, integer seconds.
+    cpus
+        CPUs R_j >= 1, all on one machine.
+    work
+        Run time w_j >= 0 at speed 1 (integer seconds).
+    estimate
+        Requested time e_j >= 0 at speed 1; ``None`` means the work itself
+        (a perfect estimate). A job that outlives its estimate is killed at it.
+    deadline
+        Optional absolute deadline d_j (integer seconds).
+    """
+
+    id: str
+    submit: int
+    cpus: int
+    work: int
+    estimate: int | None = None
+    deadline: int | None = None
+
+    def __post_init__(self) -> None:
+        require_id("id", self.id)
+        require_int("submit", self.submit, minimum=0)
+        require_int("cpus", self.cpus, minimum=1)
+        require_int("work", self.work, minimum=0)
+        if self.estimate is not None:
+            require_int("estimate", self.estimate, minimum=0)
+        if self.deadline is not None:
+            require_int("deadline", self.deadline)
+
+    @property
+    def requested(self) -> int:
+        """Return e_j: the estimate, or the work when no estimate is given."""
+        return self.work if self.estimate is None else self.estimate
+
+    def planned_duration(self, machine: Machine) -> int:
+        """Return ceil(e_j / s_m), the duration schedulers plan with on ``machine``."""
+        return math.ceil(round(self.requested / machine.speed, 9))
+
+    def actual_duration(self, machine: Machine) -> int:
+        """Return ceil(min(w_j, e_j) / s_m): the job is killed at its estimate."""
+        return math.ceil(round(min(self.work, self.requested) / machine.speed, 9))
+
+    def killed(self) -> bool:
+        """Return True when the job outlives its estimate (killed at the walltime)."""
+        return self.work > self.requested
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Machines and a job stream; jobs are kept in queue order (submit, then given order).
+
+    Parameters
+    ----------
+    machines
+        The machines, in CPU-numbering order (CPUs are numbered 0, 1, ... across
+        machines in this order).
+    jobs
+        The jobs; stored sorted by submit time, ties kept in the given order.
+    name
+        Free-form workload name.
+    dropped
+        Records of the source (e.g. an SWF trace) dropped when the workload was
+        built, by reason; reported, never silent.
+    """
+
+    machines: tuple[Machine, ...]
+    jobs: tuple[ClusterJob, ...] = ()
+    name: str = ""
+    dropped: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        machines = tuple(self.machines)
+        jobs = tuple(self.jobs)
+        if not isinstance(self.name, str):
+            raise DataError("name", "must be a string")
+        if not machines:
+            raise DataError("machines", "must hold at least one machine")
+        for i, machine in enumerate(machines):
+            if not isinstance(machine, Machine):
+                raise DataError(f"machines[{i}]", "must be a Machine")
+        for i, job in enumerate(jobs):
+            if not isinstance(job, ClusterJob):
+                raise DataError(f"jobs[{i}]", "must be a ClusterJob")
+        self._unique("machines", [m.id for m in machines])
+        self._unique("jobs", [j.id for j in jobs])
+        widest = max(m.cpus for m in machines)
+        for i, job in enumerate(jobs):
+            if job.cpus > widest:
+                raise DataError(f"jobs[{i}].cpus", f"must be <= {widest}, the widest machine")
+        order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit)
+        object.__setattr__(self, "machines", machines)
+        object.__setattr__(self, "jobs", tuple(jobs[i] for i in order))
+        object.__setattr__(self, "dropped", tuple((str(k), int(v)) for k, v in self.dropped))
+
+    @staticmethod
+    def _unique(what: str, ids: list[str]) -> None:
+        seen: set[str] = set()
+        for i, name in enumerate(ids):
+            if name in seen:
+                raise DataError(f"{what}[{i}].id", f"must be unique ({name!r} repeats)")
+            seen.add(name)
+
+    @property
+    def total_cpus(self) -> int:
+        """Return Σ_m R_m."""
+        return sum(m.cpus for m in self.machines)
+
+    def cpu_offsets(self) -> tuple[int, ...]:
+        """Return the number of the first CPU of each machine (CPUs numbered across machines)."""
+        offsets, first = [], 0
+        for machine in self.machines:
+            offsets.append(first)
+            first += machine.cpus
+        return tuple(offsets)
