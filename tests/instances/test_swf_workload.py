@@ -184,3 +184,12 @@ def test_whole_kth_log() -> None:
     assert len(w.jobs) + sum(n for _, n in w.dropped) == 28476
     assert len(w.jobs) == 28475 and w.dropped == (("processors_unknown", 1),)
     assert all(j.estimate is not None and j.estimate > 0 for j in w.jobs)
+
+
+def test_bundled_names(tmp_path: Path, monkeypatch) -> None:
+    """A bare bundled name reads the bundled log; a local file of that name wins."""
+    monkeypatch.chdir(tmp_path)
+    w = read_workload("hpc2n-alea.swf.gz", machines="hpc2n-alea.swf.machines")
+    assert w.machines == (Machine("seth", 240, 1.0),) and len(w.jobs) == 3145
+    (tmp_path / "hpc2n-alea.swf.gz").write_bytes(gzip.compress(FLOW.read_bytes()))
+    assert len(read_workload("hpc2n-alea.swf.gz").jobs) == 5
