@@ -124,3 +124,12 @@ def test_swf_workload_cli_bad_trace(tmp_path: Path, capsys) -> None:
         assert main(["generate", "swf-workload", "--seed", "1", "--trace", trace]) == 2
         err = capsys.readouterr().err
         assert needle in err and err.count("\n") == 1
+
+
+def test_list_marks_workload_families(capsys) -> None:
+    """``planner generate --list`` names both kinds and marks the workload families."""
+    assert main(["generate", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "klusacek2008: " in out and "swf-workload: " in out and "toporkov2012: " in out
+    marked = [ln for ln in out.splitlines() if ln.endswith("[writes planner.workload/1]")]
+    assert sorted(ln.split(":")[0] for ln in marked) == ["klusacek2008", "swf-workload"]

@@ -219,3 +219,17 @@ def test_reads_swf_workloads_like_simulate(tmp_path: Path) -> None:
     argv = ["check-schedule", str(flow), str(path), "--policy", "fcfs"]
     assert main([*argv, "--estimates", "actual"]) == 0
     assert main(argv) == 1  # with requested estimates job 8 would have been killed at 150
+
+
+def test_checker_imports_neither_planner_nor_the_simulator() -> None:
+    """The checker's modules import only the standard library, instances and each other."""
+    import ast
+
+    import validation.cluster_check as check
+    import validation.cluster_csv as parse
+
+    for module in (check, parse):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert not [n for n in names if n.split(".")[0] == "planner"], module.__name__
