@@ -8,6 +8,7 @@ broken variant changes a few cells and must be caught by the named rule.
 from __future__ import annotations
 
 import copy
+import json
 import random
 import tempfile
 from pathlib import Path
@@ -206,6 +207,9 @@ def test_cli_exit_codes(tmp_path: Path, capsys) -> None:
     assert main(["check-schedule", str(workload), str(bad)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "rows: job 'j3' has no row" and out[-1].endswith("1 violation(s)")
+    assert main(["check-schedule", str(workload), str(bad), "--json"]) == 1
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["violations"] == 1 and summary["details"] == ["rows: job 'j3' has no row"]
     assert main(["check-schedule", str(workload), str(good), "--policy", "sjf"]) == 2
     assert main(["check-schedule", str(workload), str(good), "--policy", "easy"]) == 0
     assert "invariant is not checked" in capsys.readouterr().err
