@@ -68,6 +68,8 @@ BROKEN: list[tuple[list[dict[str, Any]], str]] = [
            turnaround_time=12, stretch=1.5, bounded_slowdown=1.2), "overlap"),  # j2 holds 0-3
     (_edit("j3", machine="a", allocated_resources="4-5", execution_time=8, finish_time=18,
            turnaround_time=12, stretch=1.5, bounded_slowdown=1.2), "capacity"),  # 6 on a 4-CPU a
+    (_edit("j4", machine="a", allocated_resources="0", starting_time=12, finish_time=12,
+           waiting_time=6, turnaround_time=6, stretch=6.0), "overlap"),  # 0 s job inside j2
     (_edit("j2", starting_time=4, finish_time=11, waiting_time=-1, turnaround_time=6,
            stretch=6 / 7), "submit"),  # starts before its submission
     (_edit("j1", execution_time=9, finish_time=9, turnaround_time=9, stretch=1.0,
