@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import json
 import sys
 from typing import Any
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds of the CLI's exact solves unless ``--time-limit`` says otherwise (mirrors
+:data:`models.progress.DEFAULT_TIME_LIMIT`; kept here so ``--help`` imports no solver)."""
 
 
 class UsageError(Exception):
@@ -61,8 +67,35 @@ def print_table(headers: list[str], rows: list[list[Any]]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
+def suggest(value: str, options: Any) -> str:
+    """Return " (did you mean 'x'?)" for the closest of ``options`` to ``value``, else ""."""
+    close = difflib.get_close_matches(str(value), [str(o) for o in options], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
 def choice(kind: str, value: str, options: Any) -> str:
-    """Return ``value`` if it is one of ``options``; UsageError naming the options otherwise."""
+    """Return ``value`` if it is one of ``options``; UsageError naming the options otherwise.
+
+    The one-line error suggests the closest name (difflib) before listing them all.
+    """
     if value not in options:
-        raise UsageError(f"planner: unknown {kind} '{value}' (choose from: {', '.join(options)})")
+        hint = suggest(value, options)
+        raise UsageError(
+            f"planner: unknown {kind} '{value}'{hint} (choose from: {', '.join(options)})"
+        )
+    return value
+
+
+def time_limit(text: str) -> float | None:
+    """Parse ``--time-limit``: positive seconds, or ``none`` for no limit."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--time-limit must be a number of seconds or 'none', got '{text}'"
+        ) from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"--time-limit must be a positive number of seconds, got '{text}'")
     return value
