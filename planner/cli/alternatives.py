@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
     for job_id, windows in alts.by_job().items():
         if not windows:
             if args.json:
-                emit_json({"job": job_id, "algorithm": name, "alternative": 0,
+                emit_json({"job": job_id, "algorithm": name, "alternative": None,
                            "status": "not_found", "window": None})  # fmt: skip
-            rows.append([job_id, 0, "-", "-", "-", "-", "-", "not found"])
+            rows.append([job_id, "-", "-", "-", "-", "-", "-", "not found"])
     if not args.json:
         headers = ["job", "alt", "start", "finish", "runtime", "cost", "proc_time", "nodes"]
         print_table(headers, rows)

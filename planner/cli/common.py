@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 from typing import Any
@@ -67,19 +66,15 @@ def print_table(headers: list[str], rows: list[list[Any]]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
-def suggest(value: str, options: Any) -> str:
-    """Return " (did you mean 'x'?)" for the closest of ``options`` to ``value``, else ""."""
-    close = difflib.get_close_matches(str(value), [str(o) for o in options], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
 def choice(kind: str, value: str, options: Any) -> str:
     """Return ``value`` if it is one of ``options``; UsageError naming the options otherwise.
 
     The one-line error suggests the closest name (difflib) before listing them all.
     """
     if value not in options:
-        hint = suggest(value, options)
+        from instances.errors import did_you_mean
+
+        hint = did_you_mean(value, options)
         raise UsageError(
             f"planner: unknown {kind} '{value}'{hint} (choose from: {', '.join(options)})"
         )
