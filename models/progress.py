@@ -83,7 +83,7 @@ class _Tracked:
     def __init__(self, solver: Any, callback: Any, progress: SolveProgress) -> None:
         self.solver, self.callback, self.progress = solver, callback, progress
 
-    def Solve(self, model: Any) -> int:  # noqa: N802 (CP-SAT's name)
+    def Solve(self, model: Any) -> int:
         stop = threading.Event()
         ticker = None
         if self.progress.enabled:
@@ -99,7 +99,7 @@ class _Tracked:
                 out.write("\r" + self.progress.line() + "\n")
                 out.flush()
 
-    def StopSearch(self) -> None:  # noqa: N802 (CP-SAT's name)
+    def StopSearch(self) -> None:
         self.solver.StopSearch()
 
     def _tick(self, stop: threading.Event) -> None:

@@ -10,8 +10,8 @@ import pytest
 from instances import CRITERIA, FAMILIES, generate, write_instance
 from models import COMBINATION_SOLVERS, JOINT_SOLVERS, PROBLEMS, SOLVERS
 from planner import ALGORITHMS
-from planner.cli import main
 from planner.cli import list as list_cmd
+from planner.cli import main
 
 EXAMPLE = "instances/data/example.json"
 
@@ -97,9 +97,8 @@ def test_combine_numbers_alternatives_like_alternatives(
 
 def test_time_limit_none_and_default(tiny_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--time-limit none`` means no limit; the default is the documented 60 s."""
-    from planner.cli.common import DEFAULT_TIME_LIMIT, time_limit
-
     from models.progress import DEFAULT_TIME_LIMIT as MODELS_DEFAULT
+    from planner.cli.common import DEFAULT_TIME_LIMIT, time_limit
 
     assert DEFAULT_TIME_LIMIT == MODELS_DEFAULT == 60.0
     assert time_limit("none") is None and time_limit("2.5") == 2.5

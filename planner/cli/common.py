@@ -92,5 +92,7 @@ def time_limit(text: str) -> float | None:
             f"--time-limit must be a number of seconds or 'none', got '{text}'"
         ) from None
     if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"--time-limit must be a positive number of seconds, got '{text}'")
+        raise argparse.ArgumentTypeError(
+            f"--time-limit must be a positive number of seconds, got '{text}'"
+        )
     return value

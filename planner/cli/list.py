@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import textwrap
 from collections.abc import Callable
-
 from typing import Any
 
 from planner.cli.common import choice
