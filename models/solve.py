@@ -20,7 +20,7 @@ SOLVERS: dict[str, str] = {
     "cpsat": "compact CP-SAT model (OR-Tools)",
     "milp": "time-indexed MILP over the candidate starts, CBC via PuLP",
     "milp-highs": "the same MILP, HiGHS in a separate process",
-    "dp": "SPEC §6 subset DP per candidate start, bound-ordered",
+    "dp": "n-of-m subset DP per candidate start, bound-ordered (docs/exact-models.md)",
 }
 """Window solver names → description; ``milp`` also takes ``backend="highs"``."""
 

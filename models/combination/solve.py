@@ -14,7 +14,7 @@ from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
 
 COMBINATION_SOLVERS: dict[str, str] = {
-    "dp": "backward recursion of seed 003 eqs. (2)–(4), indexed by the constraint resource",
+    "dp": "backward recursion of Toporkov et al. 2015 eqs. (2)–(4) over the constraint resource",
     "cpsat": "multiple-choice knapsack, CP-SAT (OR-Tools)",
     "milp": "multiple-choice knapsack MILP, CBC via PuLP (subprocess)",
 }

@@ -31,7 +31,7 @@ TOLERANCE = 1e-9
 
 
 def sense_of(criterion: str) -> str:
-    """Return ``min`` or ``max`` for a SPEC §4 criterion (``instances.CRITERIA``)."""
+    """Return ``min`` or ``max`` for a criterion (``instances.CRITERIA``, docs/concepts.md)."""
     from instances import CRITERIA
 
     return CRITERIA[criterion].sense
