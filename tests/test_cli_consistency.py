@@ -104,3 +104,13 @@ def test_time_limit_none_and_default(tiny_file: Path, capsys: pytest.CaptureFixt
     assert time_limit("none") is None and time_limit("2.5") == 2.5
     rec = _json_lines(capsys, "exact", str(tiny_file), "--time-limit", "none")
     assert all(r["status"] in ("optimal", "infeasible") for r in rec)
+
+
+def test_list_cites_papers_by_author_and_year(capsys: pytest.CaptureFixture[str]) -> None:
+    """Sources are shown as author-year citations, whatever shorthand the registry uses."""
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "seed 0" not in out and "SPEC" not in out
+    assert "Toporkov et al. 2011 §3 (ALP)" in out
+    cited = list_cmd.cite("seed 004 §4.2 (MaxQ Lite)")
+    assert cited == "Toporkov & Yemelyanov 2018 §4.2 (MaxQ Lite)"

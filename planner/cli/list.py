@@ -9,6 +9,7 @@ added to a registry appears here without any change to this command.
 from __future__ import annotations
 
 import argparse
+import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -26,11 +27,30 @@ def print_table(headers: list[str], rows: list[list[Any]]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
+PAPERS: dict[str, str] = {
+    "000": "Toporkov et al. 2011", "001": "Klusáček & Rudová 2008",
+    "002": "Toporkov et al. 2012", "003": "Toporkov et al. 2015",
+    "004": "Toporkov & Yemelyanov 2018",
+}  # fmt: skip
+"""Developer shorthand for the papers (docs/references.md) -> their author-year citation."""
+
+
+def cite(text: str) -> str:
+    """Return a registry ``source`` with the papers cited by author and year.
+
+    Registries written with the developers' shorthand (``seed 002 §3.1``,
+    ``SPEC §9``) are shown as ``Toporkov et al. 2012 §3.1`` and ``planner``;
+    text already in author-year form is unchanged.
+    """
+    text = re.sub(r"seeds? (\d{3})", lambda m: PAPERS.get(m.group(1), m.group(0)), text)
+    return re.sub(r"SPEC §\d+", "planner (beyond the papers)", text)
+
+
 def _algorithms() -> None:
     from planner import ALGORITHMS
 
     rows = [[a.name, ",".join(a.aliases) or "-", a.criterion or "(job's own)",
-             "yes" if a.exact else "no", a.source] for a in ALGORITHMS.values()]  # fmt: skip
+             "yes" if a.exact else "no", cite(a.source)] for a in ALGORITHMS.values()]  # fmt: skip
     print_table(["algorithm", "aliases", "criterion", "exact", "source"], rows)
 
 
@@ -45,7 +65,7 @@ def _families() -> None:
     from instances import FAMILIES
 
     for f in FAMILIES.values():
-        print(f"{f.name}: {f.source}")
+        print(f"{f.name}: {cite(f.source)}")
         params = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in f.defaults.items())
         print(textwrap.fill(params or "(no parameters)", 100, initial_indent="    ",
                             subsequent_indent="    ", break_on_hyphens=False))  # fmt: skip
@@ -54,9 +74,9 @@ def _families() -> None:
 def _solvers() -> None:
     from models import COMBINATION_SOLVERS, JOINT_SOLVERS, SOLVERS
 
-    rows = [["exact (window)", k, v] for k, v in SOLVERS.items()]
-    rows += [["combine", k, v] for k, v in COMBINATION_SOLVERS.items()]
-    rows += [["combine --joint", k, v] for k, v in JOINT_SOLVERS.items()]
+    rows = [["exact (window)", k, cite(v)] for k, v in SOLVERS.items()]
+    rows += [["combine", k, cite(v)] for k, v in COMBINATION_SOLVERS.items()]
+    rows += [["combine --joint", k, cite(v)] for k, v in JOINT_SOLVERS.items()]
     print_table(["used by", "solver", "method"], rows)
 
 
