@@ -69,8 +69,9 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict: status, objective, bound, gap, runtime, solver, windows, info.
 
-        Windows are window objects as in docs/formats.md; ``info`` values that
-        JSON cannot hold (tuples, sets, other objects) become lists or strings.
+        Windows are window objects as in docs/formats.md with their ``job``
+        id first; ``info`` values that JSON cannot hold (tuples, sets, other
+        objects) become lists or strings.
         """
         return {
             "status": self.status,
@@ -79,7 +80,7 @@ class Result:
             "gap": self.gap,
             "runtime": self.runtime,
             "solver": self.solver,
-            "windows": [_plain(w.to_dict() if hasattr(w, "to_dict") else w) for w in self.windows],
+            "windows": [_window(w) for w in self.windows],
             "info": _plain(self.info),
         }
 
@@ -87,6 +88,13 @@ class Result:
     def window(self) -> Any:
         """Return the single window of a window-selection result (None if there is none)."""
         return self.windows[0] if self.windows else None
+
+
+def _window(window: Any) -> Any:
+    """Return a window object with its job id first (other values as :func:`_plain`)."""
+    if hasattr(window, "to_dict"):
+        return _plain({"job": getattr(window, "job", None), **window.to_dict()})
+    return _plain(window)
 
 
 def _plain(value: Any) -> Any:

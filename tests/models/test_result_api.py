@@ -40,7 +40,7 @@ def test_to_dict_is_json() -> None:
     assert set(d) == {"status", "objective", "bound", "gap", "runtime", "solver", "windows",
                       "info"}  # fmt: skip
     assert d["status"] == r.status and d["gap"] == r.gap
-    assert d["windows"] == [w.to_dict() for w in r.windows]
+    assert d["windows"] == [{"job": w.job, **w.to_dict()} for w in r.windows]
     assert json.loads(json.dumps(d)) == d
 
 
