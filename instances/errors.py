@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+
+def did_you_mean(name: object, options: Iterable[object]) -> str:
+    """Return `` (did you mean 'x'?)`` for the option closest to ``name`` (difflib), else ""."""
+    close = difflib.get_close_matches(str(name), [str(o) for o in options], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
 
 class DataError(ValueError):
     """A violated data rule, with the JSON-style path of the offending value.

@@ -48,6 +48,65 @@ class Result:
         object.__setattr__(self, "windows", tuple(self.windows))
 
     @property
+    def is_optimal(self) -> bool:
+        """Return True when the solver proved the objective optimal."""
+        return self.status == "optimal"
+
+    @property
+    def gap(self) -> float | None:
+        """Return the proven optimality gap ``|objective − bound| / max(|objective|, 1)``.
+
+        0.0 for a proven optimum; None without an objective or a bound. The
+        denominator is floored at one unit, as in the gap studies
+        (docs/studies.md), so an objective of 0 gives the absolute gap.
+        """
+        if self.status == "optimal":
+            return 0.0
+        if self.objective is None or self.bound is None:
+            return None
+        return abs(self.objective - self.bound) / max(abs(self.objective), 1.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict: status, objective, bound, gap, runtime, solver, windows, info.
+
+        Windows are window objects as in docs/formats.md with their ``job``
+        id first; ``info`` values that JSON cannot hold (tuples, sets, other
+        objects) become lists or strings.
+        """
+        return {
+            "status": self.status,
+            "objective": self.objective,
+            "bound": self.bound,
+            "gap": self.gap,
+            "runtime": self.runtime,
+            "solver": self.solver,
+            "windows": [_window(w) for w in self.windows],
+            "info": _plain(self.info),
+        }
+
+    @property
     def window(self) -> Any:
         """Return the single window of a window-selection result (None if there is none)."""
         return self.windows[0] if self.windows else None
+
+
+def _window(window: Any) -> Any:
+    """Return a window object with its job id first (other values as :func:`_plain`)."""
+    if hasattr(window, "to_dict"):
+        return _plain({"job": getattr(window, "job", None), **window.to_dict()})
+    return _plain(window)
+
+
+def _plain(value: Any) -> Any:
+    """Return ``value`` with only JSON types (dict keys as strings)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if hasattr(value, "to_dict"):
+        return _plain(value.to_dict())
+    return str(value)

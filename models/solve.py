@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from instances import Instance, Job, Slot
+from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
 
 SOLVERS: dict[str, str] = {
     "cpsat": "compact CP-SAT model (OR-Tools)",
     "milp": "time-indexed MILP over the candidate starts, CBC via PuLP",
     "milp-highs": "the same MILP, HiGHS in a separate process",
-    "dp": "SPEC §6 subset DP per candidate start, bound-ordered",
+    "dp": "n-of-m subset DP per candidate start, bound-ordered (docs/exact-models.md)",
 }
 """Window solver names → description; ``milp`` also takes ``backend="highs"``."""
 
@@ -60,7 +61,7 @@ def solve_window(
     solver: str = "cpsat",
     *,
     free_start: bool = False,
-    time_limit: float | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     threads: int = 1,
     slots: Sequence[Slot] | None = None,
     **options: Any,
@@ -80,7 +81,9 @@ def solve_window(
     free_start
         Allow any integer start T, not only suitable slot starts (SPEC §4).
     time_limit
-        Seconds; on expiry the status is ``feasible`` (with ``bound``) or ``unknown``.
+        Seconds; on expiry the status is ``feasible`` (with ``bound``) or
+        ``unknown``. Default :data:`models.progress.DEFAULT_TIME_LIMIT` (60 s);
+        None for no limit.
     threads
         Solver threads (CP-SAT workers, CBC/HiGHS threads; the DP uses one).
     slots

@@ -126,5 +126,8 @@ def resolve(name: str) -> Algorithm:
         return ALGORITHMS[name]
     if name in ALIASES:
         return ALGORITHMS[ALIASES[name]]
+    from instances.errors import did_you_mean
+
     names = ", ".join([*ALGORITHMS, *ALIASES])
-    raise KeyError(f"unknown algorithm '{name}' (choose from: {names})")
+    hint = did_you_mean(name, [*ALGORITHMS, *ALIASES])
+    raise KeyError(f"unknown algorithm '{name}'{hint} (choose from: {names})")

@@ -50,9 +50,12 @@ class Family:
         merged = dict(self.defaults)
         for key, value in params.items():
             if key not in self.defaults:
+                from instances.errors import did_you_mean
+
                 known = ", ".join(self.defaults) or "none"
+                hint = did_you_mean(key, self.defaults)
                 raise ValueError(
-                    f"family '{self.name}' has no parameter '{key}' (parameters: {known})"
+                    f"family '{self.name}' has no parameter '{key}'{hint} (parameters: {known})"
                 )
             merged[key] = _coerce(self.name, key, self.defaults[key], value)
         return merged

@@ -45,7 +45,10 @@ def generate(family: str, seed: int, **params: Any) -> Instance:
         One line naming an unknown family, an unknown parameter or a bad value.
     """
     if family not in FAMILIES:
-        raise ValueError(f"unknown family '{family}' (choose from: {', '.join(FAMILIES)})")
+        from instances.errors import did_you_mean
+
+        hint = did_you_mean(family, FAMILIES)
+        raise ValueError(f"unknown family '{family}'{hint} (choose from: {', '.join(FAMILIES)})")
     return FAMILIES[family].generate(seed, **params)
 
 

@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from models.combination.problem import Table, limit_for, problem_of
+from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
 
 COMBINATION_SOLVERS: dict[str, str] = {
-    "dp": "backward recursion of seed 003 eqs. (2)–(4), indexed by the constraint resource",
+    "dp": "backward recursion of Toporkov et al. 2015 eqs. (2)–(4) over the constraint resource",
     "cpsat": "multiple-choice knapsack, CP-SAT (OR-Tools)",
     "milp": "multiple-choice knapsack MILP, CBC via PuLP (subprocess)",
 }
@@ -28,7 +29,7 @@ def solve_combination(
     time: str = "proc_time",
     t_star: int | None = None,
     b_star: int | None = None,
-    time_limit: float | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     threads: int = 1,
 ) -> Result:
     """Choose one alternative per job for combination problem (6)–(9) (SPEC §8, seed 003 §2.3).
@@ -51,7 +52,8 @@ def solve_combination(
         alternatives: t* = Σ_i ceil(mean time of job i's alternatives)
         (seed 003 eq. (5)); b* = floor(Σ_i mean cost of job i's alternatives).
     time_limit
-        Seconds for ``cpsat``/``milp`` (the DP always runs to the end).
+        Seconds for ``cpsat``/``milp`` (the DP always runs to the end);
+        default :data:`models.progress.DEFAULT_TIME_LIMIT` (60 s), None for none.
     threads
         CP-SAT workers / CBC threads.
 

@@ -15,6 +15,7 @@ from ortools.sat.python import cp_model
 
 from models.backends import cpsat_solver, cpsat_status, run_cpsat
 from models.joint.cpsat import JointModel
+from models.progress import SolveProgress
 
 
 def _solver(time_limit: float | None, threads: int, seed: int) -> cp_model.CpSolver:
@@ -34,6 +35,8 @@ def solve_lexicographic(
     time_limit: float | None = None,
     threads: int = 1,
     seed: int = 0,
+    scale: float = 1.0,
+    progress: bool | None = None,
 ) -> dict[str, Any]:
     """Solve max #placed, then extremise ``goal`` with that number fixed.
 
@@ -43,6 +46,9 @@ def solve_lexicographic(
     ``solution`` (see :meth:`JointModel.solution`, None without one),
     ``bound`` (stage 2's raw bound, only when stage 1 is proven),
     ``placed_bound`` (stage 1's bound on the count) and the stages' statuses.
+    ``progress`` (None: only on interactive runs, :mod:`models.progress`)
+    writes each stage's elapsed time, incumbent and bound to stderr; ``scale``
+    divides stage 2's raw objective for that display.
     """
     began = _clock.perf_counter()
     m = jm.model
@@ -51,7 +57,8 @@ def solve_lexicographic(
     if hint is not None:
         jm.hint(hint)
     solver = _solver(time_limit, threads, seed)
-    first = cpsat_status(run_cpsat(solver, m)) or "unknown"
+    track = SolveProgress("joint stage 1 (jobs placed)", enabled=progress)
+    first = cpsat_status(run_cpsat(track.wrap(solver), m)) or "unknown"
     out: dict[str, Any] = {"stage1": first, "stage2": None, "bound": None, "placed_bound": None}
     # without a solution CP-SAT reports 0 as its bound: not a proven bound on the count
     if first in ("optimal", "feasible") and math.isfinite(solver.BestObjectiveBound()):
@@ -71,7 +78,8 @@ def solve_lexicographic(
     if time_limit is not None:
         left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
     solver = _solver(left, threads, seed)
-    second = cpsat_status(run_cpsat(solver, m)) or "unknown"
+    track = SolveProgress("joint stage 2 (objective)", enabled=progress, scale=scale)
+    second = cpsat_status(run_cpsat(track.wrap(solver), m)) or "unknown"
     out["stage2"] = second
     if second in ("optimal", "feasible"):
         out["solution"] = jm.solution(solver)

@@ -13,6 +13,7 @@ from typing import Any
 
 from instances import CRITERIA, Instance, Job
 from models.combination.problem import TIMES, Table, problem_of
+from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
 from planner import METRICS, Window, make_window
 
@@ -72,7 +73,7 @@ def solve_joint(
     problem: int | None = None,
     vo_budget: int | None = None,
     hint: Sequence[Window] | None = None,
-    time_limit: float | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     threads: int = 1,
     jobs: Sequence[Job | str] | None = None,
     time: str = "proc_time",
@@ -81,6 +82,7 @@ def solve_joint(
     algorithm: str = "amp",
     free_start: bool = True,
     seed: int = 0,
+    progress: bool | None = None,
 ) -> Result:
     """Co-allocate a small batch at once: most jobs placed, then the best batch objective.
 
@@ -110,7 +112,9 @@ def solve_joint(
         Windows (e.g. alternatives + combination) to seed CP-SAT (AddHint);
         jobs without a hint window are hinted unplaced.
     time_limit
-        Seconds for both stages together (stage 2 gets what stage 1 left, at least 1%).
+        Seconds for both stages together (stage 2 gets what stage 1 left, at
+        least 1%); default :data:`models.progress.DEFAULT_TIME_LIMIT` (60 s),
+        None for no limit. A stopped solve is ``feasible`` or ``unknown``.
     threads
         CP-SAT workers (1, with the fixed ``seed``, makes runs repeatable).
     jobs
@@ -122,6 +126,9 @@ def solve_joint(
         two-phase scheme finds on its reduced slot lists.
     seed
         CP-SAT random seed.
+    progress
+        Write elapsed time, incumbent and bound to stderr while solving; None
+        (default): only when stderr is a terminal and ``CI`` is not set.
 
     Returns
     -------
@@ -187,6 +194,8 @@ def solve_joint(
         time_limit=time_limit,
         threads=threads,
         seed=seed,
+        scale=scale,
+        progress=progress,
     )
     windows: list[Window] = []
     for j, (T, chosen) in sorted((out["solution"] or {}).items()):

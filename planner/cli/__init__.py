@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from planner.cli.common import UsageError
 
 COMMANDS: tuple[str, ...] = (
-    "generate", "validate", "solve", "exact", "alternatives", "combine", "study",
+    "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
     "check-schedule",
 )  # fmt: skip
 

@@ -1,9 +1,9 @@
-"""``planner alternatives FILE --algorithm NAME [--json]``: the batch alternatives search (SPEC §8).
+"""``planner alternatives FILE --algorithm NAME``: the alternatives search (docs/algorithms.md).
 
 Prints every alternative in the order found. ``--json``: one JSON Lines
 object per alternative, ``{"job", "algorithm", "alternative", "status":
 "found", "window"}`` (``alternative`` counts from 1 per job), and one
-``"status": "not_found"`` line with a null window for a job without any;
+``"status": "not_found"`` line with a null number and window for a job without any;
 otherwise a table.
 """
 
@@ -28,7 +28,9 @@ def _cap(text: str) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``alternatives`` command."""
-    p = sub.add_parser("alternatives", help="the alternatives search of SPEC §8 for the batch")
+    p = sub.add_parser(
+        "alternatives", help="the alternatives search of the batch (numbered from 1 per job)"
+    )
     p.add_argument("file", help="a planner.instance/1 JSON file")
     p.add_argument("--algorithm", required=True, help="a registry name (e.g. amp, alp, min_cost)")
     p.add_argument("--max-per-job", type=_cap, help="stop a job after this many alternatives")
@@ -68,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
     for job_id, windows in alts.by_job().items():
         if not windows:
             if args.json:
-                emit_json({"job": job_id, "algorithm": name, "alternative": 0,
+                emit_json({"job": job_id, "algorithm": name, "alternative": None,
                            "status": "not_found", "window": None})  # fmt: skip
-            rows.append([job_id, 0, "-", "-", "-", "-", "-", "not found"])
+            rows.append([job_id, "-", "-", "-", "-", "-", "-", "not found"])
     if not args.json:
         headers = ["job", "alt", "start", "finish", "runtime", "cost", "proc_time", "nodes"]
         print_table(headers, rows)

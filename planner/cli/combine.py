@@ -1,10 +1,11 @@
-"""``planner combine``: alternatives, then the best combination (FORMATS.md; SPEC §8, §9).
+"""``planner combine``: alternatives, then the best combination (docs/formats.md).
 
 JSON Lines output (``--json``): one line per job in batch order,
-``{"job", "status": "placed"|"postponed", "alternative": k|null, "window": {...}|null}``,
+``{"job", "status": "placed"|"postponed", "alternative": k|null, "window": {...}|null}``
+(``k`` counts from 1 per job, as in ``planner alternatives``),
 then one summary line ``{"problem", "solver", "status", "objective", "bound",
 "constraint", "limit", "time", "runtime"}``. ``--joint`` solves the joint
-co-allocation model (SPEC §9) of the same problem instead, under the limit
+co-allocation model (docs/exact-models.md) of the same problem instead, under the limit
 of the two-phase run and hinted with its combination; its windows are not
 alternatives, so ``alternative`` is null and ``solver`` is ``joint-cpsat``.
 """
@@ -14,7 +15,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json, load, print_table
+from planner.cli.common import (
+    DEFAULT_TIME_LIMIT,
+    UsageError,
+    choice,
+    emit_json,
+    load,
+    print_table,
+    time_limit,
+)
 
 PROBLEM_CHOICES: tuple[str, ...] = ("6", "7", "8", "9")
 
@@ -23,19 +32,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``combine`` command."""
     p = sub.add_parser(
         "combine",
-        help="alternatives, then the best combination (SPEC §8)",
-        description="Find the batch's alternatives (SPEC §8), then choose one per job "
-        "for combination problem (6)-(9) of seed 003 §2.3.",
+        help="alternatives, then the best combination",
+        description="Find the batch's alternatives, then choose one per job for "
+        "combination problem (6)-(9) of Toporkov et al. 2015 (docs/exact-models.md).",
     )
     p.add_argument("file", help="instance file (planner.instance/1)")
-    p.add_argument("--problem", required=True, help="6, 7, 8 or 9 (SPEC §8 table)")
+    p.add_argument("--problem", required=True, help="6, 7, 8 or 9 (docs/exact-models.md)")
     p.add_argument("--solver", default="dp", help="dp (default), cpsat or milp")
     p.add_argument("--algorithm", default="amp", help="alternatives search algorithm (amp)")
     p.add_argument("--time", default="proc_time", help="proc_time (default) or runtime")
     p.add_argument("--t-star", type=int, default=None, help="time limit t* (integer)")
     p.add_argument("--b-star", type=int, default=None, help="VO budget b* (integer)")
-    p.add_argument("--time-limit", type=float, default=None, help="solver seconds")
-    p.add_argument("--joint", action="store_true", help="solve the joint model (SPEC §9)")
+    p.add_argument("--time-limit", type=time_limit, default=DEFAULT_TIME_LIMIT,
+                   help=f"solver seconds (default {DEFAULT_TIME_LIMIT:g}; 'none': no limit)")
+    p.add_argument("--joint", action="store_true",
+                   help="solve the joint co-allocation model (docs/exact-models.md)")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
     p.set_defaults(run=run)
 
@@ -54,8 +65,6 @@ def _check(args: argparse.Namespace) -> None:
     for flag, value in (("--t-star", args.t_star), ("--b-star", args.b_star)):
         if value is not None and value < 0:
             raise UsageError(f"planner: {flag} must be an integer >= 0")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise UsageError("planner: --time-limit must be a positive number of seconds")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
     )
     chosen: dict[str, tuple[int | None, Any]] = {
-        w.job: (result.info["choice"][w.job], w) for w in result.windows
+        w.job: (result.info["choice"][w.job] + 1, w) for w in result.windows
     }
     solver = args.solver
     if args.joint:

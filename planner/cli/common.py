@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from typing import Any
+
+DEFAULT_TIME_LIMIT = 60.0
+"""Seconds of the CLI's exact solves unless ``--time-limit`` says otherwise (mirrors
+:data:`models.progress.DEFAULT_TIME_LIMIT`; kept here so ``--help`` imports no solver)."""
 
 
 class UsageError(Exception):
@@ -62,7 +67,32 @@ def print_table(headers: list[str], rows: list[list[Any]]) -> None:
 
 
 def choice(kind: str, value: str, options: Any) -> str:
-    """Return ``value`` if it is one of ``options``; UsageError naming the options otherwise."""
+    """Return ``value`` if it is one of ``options``; UsageError naming the options otherwise.
+
+    The one-line error suggests the closest name (difflib) before listing them all.
+    """
     if value not in options:
-        raise UsageError(f"planner: unknown {kind} '{value}' (choose from: {', '.join(options)})")
+        from instances.errors import did_you_mean
+
+        hint = did_you_mean(value, options)
+        raise UsageError(
+            f"planner: unknown {kind} '{value}'{hint} (choose from: {', '.join(options)})"
+        )
+    return value
+
+
+def time_limit(text: str) -> float | None:
+    """Parse ``--time-limit``: positive seconds, or ``none`` for no limit."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--time-limit must be a number of seconds or 'none', got '{text}'"
+        ) from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"--time-limit must be a positive number of seconds, got '{text}'"
+        )
     return value

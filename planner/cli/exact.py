@@ -1,4 +1,4 @@
-"""``planner exact FILE``: the exact optimum of a SPEC §4 criterion for each job (FORMATS.md).
+"""``planner exact FILE``: the exact optimum of a criterion for each job (docs/exact-models.md).
 
 Each job is solved independently on the instance's slots with
 :func:`models.solve.solve_window`. Without ``--criterion`` every job uses its
@@ -11,7 +11,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json, load, pick_jobs, print_table
+from planner.cli.common import (
+    DEFAULT_TIME_LIMIT,
+    UsageError,
+    choice,
+    emit_json,
+    load,
+    pick_jobs,
+    print_table,
+    time_limit,
+)
 
 
 def _positive(kind: str, cast: type) -> Any:
@@ -30,15 +39,16 @@ def _positive(kind: str, cast: type) -> Any:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``exact`` command."""
-    p = sub.add_parser("exact", help="the exact optimum of SPEC §4 for each job")
+    p = sub.add_parser("exact", help="the exact optimum of a criterion for each job")
     p.add_argument("file", help="a planner.instance/1 JSON file")
-    p.add_argument("--criterion", help="a SPEC §4 criterion (default: each job's own)")
+    p.add_argument("--criterion", help="a criterion, docs/concepts.md (default: each job's own)")
     p.add_argument("--solver", default="cpsat", help="cpsat (default), milp, milp-highs or dp")
     p.add_argument("--job", help="solve only this job")
-    p.add_argument("--time-limit", type=_positive("--time-limit", float), help="seconds per job")
+    p.add_argument("--time-limit", type=time_limit, default=DEFAULT_TIME_LIMIT,
+                   help=f"seconds per job (default {DEFAULT_TIME_LIMIT:g}; 'none': no limit)")
     p.add_argument("--threads", type=_positive("--threads", int), default=1, help="default 1")
     p.add_argument("--free-start", action="store_true", help="any integer start, not only AEP")
-    p.add_argument("--json", action="store_true", help="JSON Lines output (FORMATS.md)")
+    p.add_argument("--json", action="store_true", help="JSON Lines output (docs/formats.md)")
     p.set_defaults(run=run)
 
 

@@ -48,7 +48,7 @@ def test_json_lines_match_the_api(
     assert [j["job"] for j in jobs] == [j.id for j in inst.jobs]
     for line in jobs:
         if line["status"] == "placed":
-            window = alts[line["job"]][line["alternative"]]
+            window = alts[line["job"]][line["alternative"] - 1]  # 1-based, as `alternatives`
             assert line["window"] == window.to_dict()
         else:
             assert line["window"] is None and line["job"] in api.info["postponed"]

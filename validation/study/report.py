@@ -15,8 +15,9 @@ from validation.study.store import Store
 HEADERS: dict[str, str] = {
     "family": "family", "geometry": "geometry", "algorithm": "algorithm",
     "criterion": "criterion", "instances": "inst", "jobs": "jobs", "found_rate": "found",
-    "exact_found_rate": "exact found", "exact_match_rate": "match", "gap_mean": "gap mean",
-    "gap_median": "gap med", "gap_p95": "gap p95", "gap_max": "gap max",
+    "exact_found_rate": "exact found", "proven": "proven", "exact_match_rate": "match",
+    "gap_rows": "gap n", "gap_mean": "gap mean", "gap_median": "gap med", "gap_p95": "gap p95",
+    "gap_max": "gap max", "abs_gap_mean": "abs mean", "abs_gap_max": "abs max",
     "heuristic_ms": "heur ms", "exact_ms": "exact ms", "speedup": "exact/heur",
     "unproven": "unproven", "errors": "errors",
 }  # fmt: skip
@@ -135,8 +136,11 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
         f"- command: `{command(spec)}`",
         "",
         "Gap = (heuristic − optimum) / max(|optimum|, 1), sign-normalised so that 0 is "
-        "optimal and positive is worse; found rate is over jobs where the exact model "
-        "found a window; times are medians per job.",
+        "optimal and positive is worse; `abs mean`/`abs max` are the same difference in the "
+        "criterion's own unit (quanta, money, q), the gap to read for min_start, dep and coord, "
+        "whose optimum can be 0. Found rate is over rows where the exact model found a window, "
+        "match over the `proven` rows, gaps over the `gap n` rows; times are medians per job. "
+        "Definitions: docs/studies.md.",
         "",
         "## Summary",
         "",

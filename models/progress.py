@@ -1,0 +1,109 @@
+"""The default time limit of every exact solve, and a progress line for long CP-SAT solves.
+
+Every façade (:func:`models.solve_window`, :func:`models.solve_combination`,
+:func:`models.solve_joint`) stops after :data:`DEFAULT_TIME_LIMIT` seconds
+unless told otherwise; ``time_limit=None`` means no limit. A solve stopped
+by its limit returns ``feasible`` (with a proven bound) or ``unknown``,
+never a false ``optimal`` (docs/exact-models.md).
+
+On interactive runs (stderr is a terminal and the ``CI`` variable is not
+set) the joint model writes one progress line to stderr, rewritten in place
+about once a second: stage, elapsed seconds, incumbent and proven bound.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+DEFAULT_TIME_LIMIT: float = 60.0
+"""Seconds an exact solve may run when the caller gives no ``time_limit`` (None: no limit)."""
+
+
+def interactive(stream: TextIO | None = None) -> bool:
+    """Return True when progress should be shown: a terminal and no ``CI`` variable."""
+    stream = stream or sys.stderr
+    return not os.environ.get("CI") and hasattr(stream, "isatty") and stream.isatty()
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None or not math.isfinite(value) else f"{value:.6g}"
+
+
+class SolveProgress:
+    """Track a CP-SAT solve's incumbent and bound; print them on interactive runs.
+
+    Use :meth:`wrap` on the solver before solving: it attaches a solution
+    callback and a best-bound callback. ``scale`` divides the model's raw
+    objective (e.g. a scaled q) for display only.
+    """
+
+    def __init__(self, label: str, *, enabled: bool | None = None,
+                 stream: TextIO | None = None, scale: float = 1.0) -> None:  # fmt: skip
+        self.label, self.scale = label, scale
+        self.stream = stream or sys.stderr
+        self.enabled = interactive(self.stream) if enabled is None else enabled
+        self.began = time.perf_counter()
+        self.incumbent: float | None = None
+        self.bound: float | None = None
+        self.solutions = 0
+
+    def line(self) -> str:
+        """Return the current progress text."""
+        elapsed = time.perf_counter() - self.began
+        return (f"{self.label}: {elapsed:6.1f}s  incumbent {_num(self.incumbent)}  "
+                f"bound {_num(self.bound)}  solutions {self.solutions}")  # fmt: skip
+
+    def wrap(self, solver: Any) -> Any:
+        """Return an object with ``Solve(model)``/``StopSearch()`` that reports to this tracker."""
+        from ortools.sat.python import cp_model
+
+        tracker = self
+
+        class _Callback(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                tracker.solutions += 1
+                tracker.incumbent = self.ObjectiveValue() / tracker.scale
+                tracker.bound = self.BestObjectiveBound() / tracker.scale
+
+        def on_bound(value: float) -> None:
+            tracker.bound = value / tracker.scale
+
+        solver.best_bound_callback = on_bound
+        return _Tracked(solver, _Callback(), self)
+
+
+class _Tracked:
+    """A CP-SAT solver whose ``Solve`` passes a callback and ticks a progress line."""
+
+    def __init__(self, solver: Any, callback: Any, progress: SolveProgress) -> None:
+        self.solver, self.callback, self.progress = solver, callback, progress
+
+    def Solve(self, model: Any) -> int:
+        stop = threading.Event()
+        ticker = None
+        if self.progress.enabled:
+            ticker = threading.Thread(target=self._tick, args=(stop,), daemon=True)
+            ticker.start()
+        try:
+            return self.solver.Solve(model, self.callback)
+        finally:
+            stop.set()
+            if ticker is not None:
+                ticker.join()
+                out = self.progress.stream
+                out.write("\r" + self.progress.line() + "\n")
+                out.flush()
+
+    def StopSearch(self) -> None:
+        self.solver.StopSearch()
+
+    def _tick(self, stop: threading.Event) -> None:
+        out = self.progress.stream
+        while not stop.wait(1.0):
+            out.write("\r" + self.progress.line())
+            out.flush()

@@ -1,0 +1,121 @@
+"""``planner list [WHAT]``: every name the other commands accept, read from the registries.
+
+Sections: algorithms (criterion, exact or not, source), criteria (metric and
+sense), families (source and parameters with defaults), solvers (window,
+combination and joint methods), problems (combination problems 6-9). A name
+added to a registry appears here without any change to this command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from planner.cli.common import choice
+
+
+def print_table(headers: list[str], rows: list[list[Any]]) -> None:
+    """Print a left-aligned plain-text table (names and prose read better left-aligned)."""
+    cells = [headers] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    for k, r in enumerate(cells):
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+PAPERS: dict[str, str] = {
+    "000": "Toporkov et al. 2011", "001": "Klusáček & Rudová 2008",
+    "002": "Toporkov et al. 2012", "003": "Toporkov et al. 2015",
+    "004": "Toporkov & Yemelyanov 2018",
+}  # fmt: skip
+"""Developer shorthand for the papers (docs/references.md) -> their author-year citation."""
+
+
+def cite(text: str) -> str:
+    """Return a registry ``source`` with the papers cited by author and year.
+
+    Registries written with the developers' shorthand (``seed 002 §3.1``,
+    ``SPEC §9``) are shown as ``Toporkov et al. 2012 §3.1`` and ``planner``;
+    text already in author-year form is unchanged.
+    """
+    text = re.sub(r"seeds? (\d{3})", lambda m: PAPERS.get(m.group(1), m.group(0)), text)
+    return re.sub(r"SPEC §\d+", "planner (beyond the papers)", text)
+
+
+def _algorithms() -> None:
+    from planner import ALGORITHMS
+
+    rows = [[a.name, ",".join(a.aliases) or "-", a.criterion or "(job's own)",
+             "yes" if a.exact else "no", cite(a.source)] for a in ALGORITHMS.values()]  # fmt: skip
+    print_table(["algorithm", "aliases", "criterion", "exact", "source"], rows)
+
+
+def _criteria() -> None:
+    from instances import CRITERIA
+
+    rows = [[c.name, c.metric, c.sense] for c in CRITERIA.values()]
+    print_table(["criterion", "metric", "sense"], rows)
+
+
+def _families() -> None:
+    from instances import FAMILIES
+
+    for f in FAMILIES.values():
+        print(f"{f.name}: {cite(f.source)}")
+        params = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in f.defaults.items())
+        print(textwrap.fill(params or "(no parameters)", 100, initial_indent="    ",
+                            subsequent_indent="    ", break_on_hyphens=False))  # fmt: skip
+
+
+def _solvers() -> None:
+    from models import COMBINATION_SOLVERS, JOINT_SOLVERS, SOLVERS
+
+    rows = [["exact (window)", k, cite(v)] for k, v in SOLVERS.items()]
+    rows += [["combine", k, cite(v)] for k, v in COMBINATION_SOLVERS.items()]
+    rows += [["combine --joint", k, cite(v)] for k, v in JOINT_SOLVERS.items()]
+    print_table(["used by", "solver", "method"], rows)
+
+
+def _problems() -> None:
+    from models import PROBLEMS
+
+    rows = [[p.number, p.name, f"{p.sense} Σ {p.objective}",
+             f"Σ {p.constraint} <= {'t*' if p.constraint == 'time' else 'b*'}"]
+            for p in PROBLEMS.values()]  # fmt: skip
+    print_table(["problem", "name", "objective", "constraint"], rows)
+
+
+SECTIONS: dict[str, Callable[[], None]] = {
+    "algorithms": _algorithms,
+    "criteria": _criteria,
+    "families": _families,
+    "solvers": _solvers,
+    "problems": _problems,
+}
+"""Section name → printer, in display order."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``list`` command."""
+    p = sub.add_parser(
+        "list",
+        help="algorithms, criteria, families, solvers and problems (from the registries)",
+        description="List the names every other command accepts (docs/index.md).",
+    )
+    p.add_argument("what", nargs="?", help=f"one section: {', '.join(SECTIONS)} (default: all)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the chosen section, or all of them with a heading each."""
+    if args.what is not None:
+        SECTIONS[choice("section", args.what, SECTIONS)]()
+        return 0
+    for k, (name, show) in enumerate(SECTIONS.items()):
+        print(("\n" if k else "") + f"== {name}")
+        show()
+    return 0

@@ -1,0 +1,86 @@
+"""``Result.gap``/``is_optimal``/``to_dict``, py.typed, and the default time limit with progress."""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from instances import generate
+from models import Result, solve_combination, solve_joint, solve_window
+from models.progress import DEFAULT_TIME_LIMIT
+
+
+@pytest.mark.parametrize(
+    ("status", "objective", "bound", "gap"),
+    [
+        ("optimal", 10.0, 10.0, 0.0),  # proven: no gap
+        ("feasible", 10.0, 8.0, 0.2),  # min problem, bound below
+        ("feasible", 8.0, 10.0, 0.25),  # max problem, bound above
+        ("feasible", 0.0, 0.5, 0.5),  # objective 0: the denominator is floored at 1
+        ("feasible", 10.0, None, None),  # no bound: no gap
+        ("unknown", None, None, None),  # nothing found
+    ],
+)
+def test_gap(status: str, objective: float | None, bound: float | None, gap: float | None) -> None:
+    """The gap is |objective − bound| / max(|objective|, 1), 0 when proven, None without data."""
+    r = Result(status, objective, bound, 0.1, "cpsat")  # type: ignore[arg-type]
+    assert r.gap == (pytest.approx(gap) if gap is not None else None)
+    assert r.is_optimal is (status == "optimal")
+
+
+def test_to_dict_is_json() -> None:
+    """``to_dict`` holds the fields and the window objects, and is JSON-serialisable."""
+    inst = generate("tiny", 0)
+    r = solve_window(inst, inst.jobs[0].id, "min_cost")
+    d = r.to_dict()
+    assert set(d) == {"status", "objective", "bound", "gap", "runtime", "solver", "windows",
+                      "info"}  # fmt: skip
+    assert d["status"] == r.status and d["gap"] == r.gap
+    assert d["windows"] == [{"job": w.job, **w.to_dict()} for w in r.windows]
+    assert json.loads(json.dumps(d)) == d
+
+
+def test_py_typed_is_shipped() -> None:
+    """Every top-level package carries ``py.typed`` and pyproject ships it as package data."""
+    root = Path(__file__).resolve().parents[2]
+    for pkg in ("planner", "models", "instances", "validation"):
+        assert (root / pkg / "py.typed").is_file()
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert text.count('"py.typed"') == 4
+
+
+@pytest.mark.parametrize("fn", [solve_window, solve_combination, solve_joint])
+def test_every_exact_solve_has_a_default_limit(fn) -> None:
+    """The façades stop after DEFAULT_TIME_LIMIT seconds unless told otherwise."""
+    assert inspect.signature(fn).parameters["time_limit"].default == DEFAULT_TIME_LIMIT == 60.0
+
+
+def test_joint_progress_reports_incumbent_and_bound(monkeypatch) -> None:
+    """With progress on, each stage ends with a line: elapsed, incumbent, bound."""
+    stream = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    inst = generate("tiny", 1, jobs=3)
+    r = solve_joint(inst, "cost", progress=True)
+    lines = [x for x in stream.getvalue().replace("\r", "\n").splitlines() if x.strip()]
+    assert r.status == "optimal"
+    assert any(x.startswith("joint stage 1") and "incumbent" in x and "bound" in x for x in lines)
+    assert any(x.startswith("joint stage 2") for x in lines)
+
+
+def test_joint_progress_off_when_not_interactive(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a terminal (as under pytest) nothing is written to stderr."""
+    inst = generate("tiny", 1, jobs=3)
+    solve_joint(inst, "cost")
+    assert capsys.readouterr().err == ""
+
+
+def test_joint_stops_at_a_short_limit() -> None:
+    """A 20-job css2015 batch under a 1 s limit returns promptly and never claims optimal."""
+    inst = generate("css2015", 1)
+    r = solve_joint(inst, problem=8, time_limit=1.0)
+    assert r.status in ("feasible", "unknown")
+    assert r.runtime < 20

@@ -1,0 +1,88 @@
+"""The documentation stands on its own: links resolve, anchors exist, citations are the papers'."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+OWN = ["index", "concepts", "algorithms", "exact-models", "formats", "studies", "families",
+       "benchmarks", "references", "api"]  # fmt: skip
+# pages written alongside (by the other parts of the project); linked, checked when present
+OTHERS = ["guarantees", "study-reliability", "reproductions", "workloads", "job-flows",
+          "cluster-benchmarks", "vo-flows"]  # fmt: skip
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a Markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    """Every heading anchor of a Markdown file."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"```.*?```", "", text, flags=re.S)  # no headings inside code blocks
+    return {slug(m.group(1)) for m in re.finditer(r"^#+ (.+)$", text, flags=re.M)}
+
+
+def sources() -> list[Path]:
+    return [ROOT / "README.md"] + [DOCS / f"{p}.md" for p in OWN]
+
+
+@pytest.mark.parametrize("page", sources(), ids=lambda p: p.name)
+def test_links_resolve(page: Path) -> None:
+    """Every relative link names an existing file (or a sibling page) and an existing anchor."""
+    for target in LINK.findall(page.read_text(encoding="utf-8")):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        file, _, anchor = target.partition("#")
+        path = (page.parent / file).resolve() if file else page
+        if path.stem in OTHERS and path.parent == DOCS and not path.exists():
+            continue  # a page of another part of the project, not in this build
+        assert path.exists(), f"{page.name}: broken link {target}"
+        if anchor and path.suffix == ".md":
+            assert anchor in anchors(path), f"{page.name}: no anchor #{anchor} in {path.name}"
+
+
+def test_index_links_every_page() -> None:
+    """docs/index.md links every documentation page, the other parts' included."""
+    text = (DOCS / "index.md").read_text(encoding="utf-8")
+    for page in OWN[1:] + OTHERS:
+        assert f"]({page}.md)" in text, page
+
+
+@pytest.mark.parametrize("page", sources(), ids=lambda p: p.name)
+def test_cites_papers_not_developer_files(page: Path) -> None:
+    """Shipped text cites docs pages and papers by author and year, never the developers' notes."""
+    text = page.read_text(encoding="utf-8")
+    for banned in ("SPEC §", "SPEC.md", "FORMATS", "seed 00", "seeds/", "../shared"):
+        assert banned not in text, f"{page.name} cites {banned!r}"
+
+
+def test_every_cited_paper_is_in_the_references() -> None:
+    """Each author-year citation used in the docs has an entry in references.md."""
+    refs = (DOCS / "references.md").read_text(encoding="utf-8")
+    cited = set()
+    for page in sources():
+        cited |= set(re.findall(r"(Toporkov et al\. 20\d\d|Toporkov & Yemelyanov 20\d\d|"
+                                r"Klusáček & Rudová 20\d\d|Mu'alem & Feitelson 20\d\d)",
+                                page.read_text(encoding="utf-8")))  # fmt: skip
+    assert cited
+    for c in sorted(cited):
+        assert f"**{c}**" in refs, c
+
+
+def test_figure_and_citation_files() -> None:
+    """The concepts figure, its script and CITATION.cff are present; the CFF names the papers."""
+    assert (DOCS / "figures" / "windows.png").stat().st_size > 10_000
+    assert (DOCS / "figures" / "make_figures.py").is_file()
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert cff.startswith("cff-version: 1.2.0")
+    for needle in ("Metascheduling and heuristic co-allocation", "Parallel Workloads Archive",
+                   "IBM SP2 with backfilling", "Klusáček"):  # fmt: skip
+        assert needle in cff
