@@ -128,8 +128,11 @@ def simulate(
     nxt = 0
     while done < n:
         wake = pol.wakeup()
-        candidates = [t for t in (ends[0][0] if ends else None,
-                                  submit[nxt] if nxt < n else None, wake) if t is not None]
+        candidates = [
+            t
+            for t in (ends[0][0] if ends else None, submit[nxt] if nxt < n else None, wake)
+            if t is not None
+        ]
         if not candidates:
             waiting = [jobs[j].id for j in range(n) if cluster.start_time[j] < 0][:3]
             raise InvariantError(f"policy {pol.name} left jobs waiting for ever: {waiting}")

@@ -82,9 +82,18 @@ class Replay:
     def __post_init__(self) -> None:
         machines = self.workload.machines
         recs = [
-            JobRecord(j.id, j.submit, j.cpus, j.requested, self.start[i], self.finish[i],
-                      machines[self.machine[i]].id, tuple(self.alloc[i]), j.killed(),
-                      j.deadline)  # fmt: skip
+            JobRecord(
+                j.id,
+                j.submit,
+                j.cpus,
+                j.requested,
+                self.start[i],
+                self.finish[i],
+                machines[self.machine[i]].id,
+                tuple(self.alloc[i]),
+                j.killed(),
+                j.deadline,
+            )
             for i, j in enumerate(self.workload.jobs)
         ]
         object.__setattr__(self, "records", recs)

@@ -84,7 +84,7 @@ class Conservative(Policy):
 
     def complete(self, job: int) -> None:
         """Release the rest of an early-ending job's planned time; compress before the next use."""
-        m, start, end = self.held.pop(job)
+        m, _, end = self.held.pop(job)
         now = self.cluster.now
         if now < end:
             self.profiles[m].add(now, end, self.cluster.cpus[job])
