@@ -5,7 +5,7 @@ The bottom layer of the package stack (instances ← planner ← models ← vali
 
 from instances.criteria import CRITERIA, GEOMETRIES, Criterion
 from instances.errors import DataError, InstanceFileError
-from instances.generators import FAMILIES, Family, generate
+from instances.generators import FAMILIES, WORKLOAD_FAMILIES, Family, generate, generate_workload
 from instances.instance import Instance
 from instances.io import dumps_instance, loads_instance, read_instance, write_instance
 from instances.job import Job
@@ -14,31 +14,42 @@ from instances.slot import Busy, Slot
 from instances.subtract import subtract, subtract_interval
 from instances.traces import SwfError, SwfLog, read_swf
 from instances.units import budget_from_price, cost, duration
+from instances.workload import ClusterJob, Machine, Workload
+from instances.workload_io import dumps_workload, loads_workload, read_workload, write_workload
 
 __all__ = [
     "CRITERIA",
     "FAMILIES",
     "GEOMETRIES",
+    "WORKLOAD_FAMILIES",
     "Busy",
+    "ClusterJob",
     "Criterion",
     "DataError",
     "Family",
     "Instance",
     "InstanceFileError",
     "Job",
+    "Machine",
     "Node",
     "Slot",
     "SwfError",
     "SwfLog",
+    "Workload",
     "budget_from_price",
     "cost",
     "dumps_instance",
+    "dumps_workload",
     "duration",
     "generate",
+    "generate_workload",
     "loads_instance",
+    "loads_workload",
     "read_instance",
     "read_swf",
+    "read_workload",
     "subtract",
     "subtract_interval",
     "write_instance",
+    "write_workload",
 ]

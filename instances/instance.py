@@ -121,9 +121,7 @@ class Instance:
             for (_, end_a, i), (start_b, _, j) in pairwise(spans):
                 if start_b < end_a:
                     first, second = sorted((i, j))
-                    raise DataError(
-                        f"{key}[{second}]", f"overlaps {key}[{first}] on node '{node}'"
-                    )
+                    raise DataError(f"{key}[{second}]", f"overlaps {key}[{first}] on node '{node}'")
 
     @cached_property
     def node_index(self) -> dict[str, int]:

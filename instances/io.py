@@ -155,8 +155,13 @@ def instance_from_dict(doc: Any) -> Instance:
     )
 
 
-def loads_instance(text: str, file: str = "<string>") -> Instance:
-    """Parse instance JSON text; ``file`` names the source in error messages."""
+def load_json(text: str, file: str = "<string>") -> Any:
+    """Parse JSON text strictly; raise :class:`InstanceFileError` naming ``file``.
+
+    Rejected: invalid JSON, duplicate keys (named with their JSON path) and
+    integers beyond Python's digit limit. NaN and Infinity parse to a marker
+    that every number check rejects, so the error names their JSON path.
+    """
     hooks = _Parse()
     try:
         doc = json.loads(
@@ -177,23 +182,33 @@ def loads_instance(text: str, file: str = "<string>") -> Instance:
     if hooks.duplicates:
         path, key = _find_duplicate(doc) or ("", "?")
         raise InstanceFileError(file, path, f"duplicate key '{key}'")
+    return doc
+
+
+def loads_instance(text: str, file: str = "<string>") -> Instance:
+    """Parse instance JSON text; ``file`` names the source in error messages."""
+    doc = load_json(text, file)
     try:
         return instance_from_dict(doc)
     except DataError as err:
         raise InstanceFileError(file, err.path, err.rule) from None
 
 
-def read_instance(path: str | os.PathLike[str]) -> Instance:
-    """Read a ``planner.instance/1`` file; raise :class:`InstanceFileError` naming the problem."""
+def read_text(path: str | os.PathLike[str]) -> str:
+    """Return a file's UTF-8 text; raise :class:`InstanceFileError` when it cannot be read."""
     name = os.fspath(path)
     try:
         with open(name, encoding="utf-8") as fh:
-            text = fh.read()
+            return fh.read()
     except OSError as err:
         raise InstanceFileError(name, "", f"cannot read file ({err.strerror})") from None
     except UnicodeDecodeError:
         raise InstanceFileError(name, "", "is not UTF-8 text") from None
-    return loads_instance(text, name)
+
+
+def read_instance(path: str | os.PathLike[str]) -> Instance:
+    """Read a ``planner.instance/1`` file; raise :class:`InstanceFileError` naming the problem."""
+    return loads_instance(read_text(path), os.fspath(path))
 
 
 def instance_to_dict(inst: Instance) -> dict[str, Any]:

@@ -111,5 +111,3 @@ class Job:
             elif isinstance(have, str) or have < wanted:
                 return False
         return True
-
-

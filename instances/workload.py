@@ -11,8 +11,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from instances.checks import require_id, require_int, require_real
+from instances.checks import is_int, require_id, require_int, require_real
 from instances.errors import DataError
+
+MAX_TIME = 2**53 - 1
+"""Largest time in seconds (exact in a double: readers in other languages keep it)."""
+MAX_CPUS = 2**31 - 1
+"""Largest CPU count of a machine or job."""
+
+
+def _bounded(field: str, value: object, minimum: int, maximum: int) -> None:
+    """Raise unless ``value`` is an integer in [minimum, maximum] (huge numbers are data errors)."""
+    require_int(field, value, minimum=minimum)
+    if is_int(value) and value > maximum:  # type: ignore[operator]
+        raise DataError(field, f"must be an integer <= {maximum}")
 
 
 @dataclass(frozen=True)
@@ -35,7 +47,7 @@ class Machine:
 
     def __post_init__(self) -> None:
         require_id("id", self.id)
-        require_int("cpus", self.cpus, minimum=1)
+        _bounded("cpus", self.cpus, 1, MAX_CPUS)
         object.__setattr__(self, "speed", require_real("speed", self.speed, positive=True))
 
 
@@ -69,13 +81,13 @@ class ClusterJob:
 
     def __post_init__(self) -> None:
         require_id("id", self.id)
-        require_int("submit", self.submit, minimum=0)
-        require_int("cpus", self.cpus, minimum=1)
-        require_int("work", self.work, minimum=0)
+        _bounded("submit", self.submit, 0, MAX_TIME)
+        _bounded("cpus", self.cpus, 1, MAX_CPUS)
+        _bounded("work", self.work, 0, MAX_TIME)
         if self.estimate is not None:
-            require_int("estimate", self.estimate, minimum=0)
+            _bounded("estimate", self.estimate, 0, MAX_TIME)
         if self.deadline is not None:
-            require_int("deadline", self.deadline)
+            _bounded("deadline", self.deadline, 0, MAX_TIME)
 
     @property
     def requested(self) -> int:

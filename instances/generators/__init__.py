@@ -4,6 +4,11 @@ The README's "Instance families" section lists them with their sources.
 """
 
 from instances.generators.base import Family
-from instances.generators.registry import FAMILIES, generate
+from instances.generators.registry import (
+    FAMILIES,
+    WORKLOAD_FAMILIES,
+    generate,
+    generate_workload,
+)
 
-__all__ = ["FAMILIES", "Family", "generate"]
+__all__ = ["FAMILIES", "WORKLOAD_FAMILIES", "Family", "generate", "generate_workload"]

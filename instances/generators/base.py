@@ -9,10 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from instances.instance import Instance
+Builder = Callable[..., Any]
+"""``build(rng, name, **params)`` returns what the family produces; every random choice draws
+from ``rng``."""
 
-Builder = Callable[..., Instance]
-"""``build(rng, name, **params) -> Instance``: every random choice draws from ``rng``."""
+PRODUCTS = ("instance", "workload")
+"""What a family writes: a ``planner.instance/1`` Instance or a ``planner.workload/1`` Workload."""
 
 
 @dataclass(frozen=True)
@@ -29,14 +31,19 @@ class Family:
         Overridable parameters and their default values; a default of
         ``None`` means "optional, any JSON value".
     build
-        ``build(rng, name, **params) -> Instance`` with ``rng`` a numpy
-        Generator seeded by the caller and ``name`` the instance name.
+        ``build(rng, name, **params) -> Instance`` (or ``-> Workload``) with
+        ``rng`` a numpy Generator seeded by the caller and ``name`` the
+        instance name.
+    produces
+        ``"instance"`` (the slot model) or ``"workload"`` (a cluster job
+        flow, :class:`~instances.workload.Workload`).
     """
 
     name: str
     source: str
     defaults: dict[str, Any] = field(default_factory=dict)
     build: Builder | None = None
+    produces: str = "instance"
 
     def check_params(self, params: dict[str, Any]) -> dict[str, Any]:
         """Return the defaults overridden by ``params``; ValueError names a bad parameter."""
@@ -50,8 +57,8 @@ class Family:
             merged[key] = _coerce(self.name, key, self.defaults[key], value)
         return merged
 
-    def generate(self, seed: int, **params: Any) -> Instance:
-        """Build the instance for ``seed`` and ``params`` (deterministic)."""
+    def generate(self, seed: int, **params: Any) -> Any:
+        """Build the instance (or workload) for ``seed`` and ``params`` (deterministic)."""
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         merged = self.check_params(params)

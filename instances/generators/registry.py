@@ -1,12 +1,27 @@
-"""The registry of instance families: name → :class:`Family` (CLI and tests share it)."""
+"""The registries of families: name → :class:`Family` (CLI and tests share them).
+
+:data:`FAMILIES` produce slot-model instances, :data:`WORKLOAD_FAMILIES`
+cluster job flows (``Family.produces == "workload"``); names are unique
+across both (``planner generate`` looks in both).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from instances.generators import css2015, swf, tiny, toporkov2011, toporkov2012, toporkov2018
+from instances.generators import (
+    css2015,
+    klusacek2008,
+    swf,
+    swf_workload,
+    tiny,
+    toporkov2011,
+    toporkov2012,
+    toporkov2018,
+)
 from instances.generators.base import Family
 from instances.instance import Instance
+from instances.workload import Workload
 
 FAMILIES: dict[str, Family] = {
     f.name: f
@@ -32,3 +47,22 @@ def generate(family: str, seed: int, **params: Any) -> Instance:
     if family not in FAMILIES:
         raise ValueError(f"unknown family '{family}' (choose from: {', '.join(FAMILIES)})")
     return FAMILIES[family].generate(seed, **params)
+
+
+WORKLOAD_FAMILIES: dict[str, Family] = {
+    f.name: f for f in (klusacek2008.FAMILY, swf_workload.FAMILY)
+}
+
+
+def generate_workload(family: str, seed: int, **params: Any) -> Workload:
+    """Return the workload of ``family`` for ``seed`` and ``params`` (deterministic).
+
+    Raises
+    ------
+    ValueError
+        One line naming an unknown family, an unknown parameter or a bad value.
+    """
+    if family not in WORKLOAD_FAMILIES:
+        known = ", ".join(WORKLOAD_FAMILIES)
+        raise ValueError(f"unknown workload family '{family}' (choose from: {known})")
+    return WORKLOAD_FAMILIES[family].generate(seed, **params)

@@ -1,7 +1,7 @@
 """Real workload traces (SWF logs) and their conversion to node-level busy time."""
 
 from instances.traces.packing import PackedJob, Packing, pack, window_busy
-from instances.traces.swf import SwfError, SwfLog, SwfRecord, read_swf
+from instances.traces.swf import SwfError, SwfLog, SwfRecord, SwfTable, read_swf, read_swf_table
 
 __all__ = [
     "PackedJob",
@@ -9,7 +9,9 @@ __all__ = [
     "SwfError",
     "SwfLog",
     "SwfRecord",
+    "SwfTable",
     "pack",
     "read_swf",
+    "read_swf_table",
     "window_busy",
 ]

@@ -21,6 +21,7 @@ from planner.cli.common import UsageError
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study",
+    "check-schedule",
 )  # fmt: skip
 
 
@@ -42,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"planner {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        importlib.import_module(f"planner.cli.{name}").register(sub)
+        importlib.import_module(f"planner.cli.{name.replace('-', '_')}").register(sub)
     return parser
 
 

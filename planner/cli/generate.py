@@ -1,7 +1,10 @@
 """``planner generate FAMILY --seed N [--PARAM VALUE ...] [-o FILE]``: write a generated instance.
 
 Families are named after the seed experiments they reproduce
-(``instances.FAMILIES``; ``--list`` prints them with their parameters).
+(``instances.FAMILIES``; ``--list`` prints them with their parameters). A
+workload family (``instances.WORKLOAD_FAMILIES``, ``Family.produces ==
+"workload"``) writes a ``planner.workload/1`` job flow instead, and reports
+the source records it dropped on stderr.
 Parameter values are JSON literals (``--nodes 50``, ``--bounds 0.5``); a
 parameter whose default is a string takes the text as given (``--geometry
 square``, ``--trace path/to/log.swf.gz``).
@@ -27,8 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``generate`` command."""
     p = sub.add_parser(
         "generate",
-        help="write a generated instance (families named after the seed experiments)",
-        description="Write a seeded instance of FAMILY as a planner.instance/1 file.",
+        help="write a generated instance or workload (families named after the seed experiments)",
+        description="Write a seeded instance of FAMILY as a planner.instance/1 file, or a "
+        "job flow as a planner.workload/1 file for a workload family (see --list).",
         epilog=_EPILOG,
     )
     p.add_argument("--seed", type=int, help="random seed (a non-negative integer; required)")
@@ -41,15 +45,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate the instance and write it to ``--output`` or standard output."""
-    from instances import FAMILIES, dumps_instance, generate
+    from instances import FAMILIES, WORKLOAD_FAMILIES, dumps_instance, dumps_workload, generate
 
     if any(t in ("-h", "--help") for t in _option_tokens(args.params)):
         print(args.help_text(), end="")
         return 0
     seed, output, listing, params = _split(args.params, args.seed, args.output, args.list)
     if listing:
-        for f in FAMILIES.values():
-            print(f"{f.name}: {f.source}")
+        for f in (*FAMILIES.values(), *WORKLOAD_FAMILIES.values()):
+            kind = " [writes planner.workload/1]" if f.produces == "workload" else ""
+            print(f"{f.name}: {f.source}{kind}")
             print(textwrap.fill(_defaults(f.defaults), 100, initial_indent="    ",
                                 subsequent_indent="    "))  # fmt: skip
         return 0
@@ -57,10 +62,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("planner generate: a FAMILY is required (see --list)")
     if seed is None:
         raise UsageError("planner generate: --seed N is required")
-    defaults = FAMILIES[args.family].defaults if args.family in FAMILIES else {}
+    family = FAMILIES.get(args.family) or WORKLOAD_FAMILIES.get(args.family)
+    defaults = family.defaults if family is not None else {}
     params = {k: param_value("planner generate", k, v, defaults.get(k)) for k, v in params.items()}
     try:
-        inst = generate(args.family, seed, **params)
+        if family is not None and family.produces == "workload":
+            workload = family.generate(seed, **params)
+        else:
+            inst = generate(args.family, seed, **params)
     except ValueError as err:
         raise UsageError(f"planner generate: {str(err).splitlines()[0]}") from None
     if args.family == "swf":
@@ -68,7 +77,11 @@ def run(args: argparse.Namespace) -> int:
 
         merged = FAMILIES["swf"].check_params(params)
         print(f"planner generate: {summary(merged['trace'], merged['max_procs'])}", file=sys.stderr)
-    text = dumps_instance(inst)
+    if family is not None and family.produces == "workload":
+        print(f"planner generate: {workload_summary(workload)}", file=sys.stderr)
+        text = dumps_workload(workload)
+    else:
+        text = dumps_instance(inst)
     if output is None:
         print(text, end="")
         return 0
@@ -78,6 +91,15 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         raise UsageError(f"planner generate: cannot write {output} ({err.strerror})") from None
     return 0
+
+
+def workload_summary(workload: Any) -> str:
+    """Return one line: jobs, machines, CPUs and the dropped source records by reason."""
+    dropped = ", ".join(f"{k} {v}" for k, v in workload.dropped) or "none"
+    return (
+        f"{len(workload.jobs)} jobs on {len(workload.machines)} machine(s), "
+        f"{workload.total_cpus} CPUs; dropped records: {dropped}"
+    )
 
 
 def _split(

@@ -1,4 +1,9 @@
-"""``planner validate FILE``: check an instance file (exit 0 valid, 2 invalid)."""
+"""``planner validate FILE``: check an instance or workload file (exit 0 valid, 2 invalid).
+
+A ``.swf``/``.swf.gz`` log or a JSON document whose ``format`` is
+``planner.workload/1`` is read as a workload (``instances.read_workload``);
+any other file as a ``planner.instance/1`` instance.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +14,33 @@ from planner.cli.common import load
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``validate`` command."""
-    p = sub.add_parser("validate", help="check an instance file; exit 0 if valid")
-    p.add_argument("file", help="a planner.instance/1 JSON file")
+    p = sub.add_parser("validate", help="check an instance or workload file; exit 0 if valid")
+    p.add_argument("file", help="a planner.instance/1 or planner.workload/1 JSON file, or SWF log")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read the file; print a one-line summary when it is valid."""
+    if _is_workload(args.file):
+        from instances import read_workload
+        from planner.cli.generate import workload_summary
+
+        print(f"{args.file}: valid workload ({workload_summary(read_workload(args.file))})")
+        return 0
     inst = load(args.file)
     print(
         f"{args.file}: valid ({len(inst.nodes)} nodes, {len(inst.slots)} slots, "
         f"{len(inst.jobs)} jobs, {inst.geometry} geometry)"
     )
     return 0
+
+
+def _is_workload(path: str) -> bool:
+    """Return True for an SWF log or a JSON file that declares ``planner.workload/1``."""
+    from instances.io import load_json, read_text
+    from instances.workload_io import FORMAT
+
+    if path.lower().endswith((".swf", ".swf.gz")):
+        return True
+    doc = load_json(read_text(path), path)
+    return isinstance(doc, dict) and doc.get("format") == FORMAT

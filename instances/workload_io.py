@@ -1,0 +1,171 @@
+"""Read and write cluster workloads: ``planner.workload/1`` JSON and SWF logs.
+
+One entry point, :func:`read_workload`, for every job-flow command: a
+``.json`` file is a ``planner.workload/1`` document, a ``.swf`` or ``.swf.gz``
+file a Parallel Workloads Archive log (mapped as in
+:mod:`instances.traces.swf_workload`). Every rejected file raises
+:class:`InstanceFileError` naming the file, the JSON path (or ``line N``) and
+the rule, e.g. ``w.json: jobs[3].cpus: must be an integer >= 1``.
+``docs/workloads.md`` describes the format.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from instances.errors import DataError, InstanceFileError
+from instances.io import _build_list, _check_keys, load_json, read_text
+from instances.workload import ClusterJob, Machine, Workload
+
+FORMAT = "planner.workload/1"
+ESTIMATES = ("requested", "actual")
+"""``requested``: the file's estimates; ``actual``: every estimate set to the work."""
+
+_TOP_KEYS = ("format", "name", "machines", "jobs")
+_MACHINE_KEYS = ("id", "cpus", "speed")
+_JOB_KEYS = ("id", "submit", "cpus", "work", "estimate", "deadline")
+
+
+def workload_from_dict(doc: Any) -> Workload:
+    """Build a :class:`Workload` from a parsed ``planner.workload/1`` document."""
+    if not isinstance(doc, dict):
+        raise DataError("", "the document must be a JSON object")
+    _check_keys("", doc, _TOP_KEYS, ("format", "machines", "jobs"))
+    if doc["format"] != FORMAT:
+        raise DataError("format", f"must equal '{FORMAT}'")
+    name = doc.get("name", "")
+    if not isinstance(name, str):
+        raise DataError("name", "must be a string")
+    machines = _build_list(doc, "machines", _MACHINE_KEYS, ("id", "cpus"), Machine)
+    jobs = _build_list(doc, "jobs", _JOB_KEYS, ("id", "submit", "cpus", "work"), ClusterJob)
+    return Workload(machines, jobs, name=name)
+
+
+def loads_workload(text: str, file: str = "<string>") -> Workload:
+    """Parse ``planner.workload/1`` text; ``file`` names the source in error messages."""
+    doc = load_json(text, file)
+    try:
+        return workload_from_dict(doc)
+    except DataError as err:
+        raise InstanceFileError(file, err.path, err.rule) from None
+
+
+def read_workload(
+    path: str | os.PathLike[str],
+    *,
+    machines: str | os.PathLike[str] | Sequence[Machine] | None = None,
+    estimates: str = "requested",
+) -> Workload:
+    """Read a workload: ``planner.workload/1`` JSON, or an SWF log (``.swf``, ``.swf.gz``).
+
+    Parameters
+    ----------
+    path
+        The file; ``.json`` is read as ``planner.workload/1``, ``.swf``,
+        ``.swf.gz`` and ``.gz`` as SWF (gzip detected from the content).
+    machines
+        An Alea machines file (one machine per line, see
+        :mod:`instances.traces.machines`) or machines; they replace the SWF
+        header's cluster (MaxProcs, else MaxNodes, CPUs at speed 1) or the
+        JSON file's machines. Jobs wider than every machine are then dropped
+        and counted in :attr:`Workload.dropped`.
+    estimates
+        ``"requested"`` keeps the estimates; ``"actual"`` sets every estimate
+        to the work (perfect estimates).
+
+    Raises
+    ------
+    InstanceFileError
+        One line naming the file, the JSON path or ``line N``, and the rule.
+    ValueError
+        For an unknown ``estimates`` value.
+    """
+    from instances.traces.machines import read_machines
+    from instances.traces.swf_workload import swf_table, workload_from_swf
+
+    if estimates not in ESTIMATES:
+        raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
+    name = os.fspath(path)
+    given: tuple[Machine, ...] | None = None
+    if isinstance(machines, (str, os.PathLike)):
+        given = read_machines(machines)
+    elif machines is not None:
+        given = tuple(machines)
+    lower = name.lower()
+    if lower.endswith(".json"):
+        workload = loads_workload(read_text(name), name)
+        if given is not None:
+            workload = with_machines(workload, given)
+    elif lower.endswith((".swf", ".swf.gz", ".gz")):
+        workload = workload_from_swf(swf_table(name), given)
+    else:
+        raise InstanceFileError(name, "", "unknown workload type (expected .json, .swf or .swf.gz)")
+    return perfect_estimates(workload) if estimates == "actual" else workload
+
+
+def with_machines(workload: Workload, machines: Sequence[Machine]) -> Workload:
+    """Return ``workload`` on ``machines``; jobs wider than every machine are dropped, counted."""
+    widest = max((m.cpus for m in machines), default=0)
+    kept = tuple(j for j in workload.jobs if j.cpus <= widest)
+    dropped = dict(workload.dropped)
+    if len(kept) < len(workload.jobs):
+        reason = "wider_than_every_machine"
+        dropped[reason] = dropped.get(reason, 0) + len(workload.jobs) - len(kept)
+    return Workload(tuple(machines), kept, workload.name, tuple(dropped.items()))
+
+
+def perfect_estimates(workload: Workload) -> Workload:
+    """Return ``workload`` with every estimate equal to the work (``estimates="actual"``)."""
+    jobs = tuple(dataclasses.replace(j, estimate=j.work) for j in workload.jobs)
+    return dataclasses.replace(workload, jobs=jobs)
+
+
+def workload_to_dict(workload: Workload) -> dict[str, Any]:
+    """Return the ``planner.workload/1`` document of ``workload`` (defaults omitted)."""
+    return {
+        "format": FORMAT,
+        "jobs": [_job_dict(j) for j in workload.jobs],
+        "machines": [{"cpus": m.cpus, "id": m.id, "speed": m.speed} for m in workload.machines],
+        "name": workload.name,
+    }
+
+
+def _job_dict(job: ClusterJob) -> dict[str, Any]:
+    d: dict[str, Any] = {"cpus": job.cpus, "id": job.id, "submit": job.submit, "work": job.work}
+    if job.estimate is not None:
+        d["estimate"] = job.estimate
+    if job.deadline is not None:
+        d["deadline"] = job.deadline
+    return dict(sorted(d.items()))
+
+
+def dumps_workload(workload: Workload) -> str:
+    """Return the file text: sorted keys, one machine or job per line, jobs in queue order.
+
+    Equal workloads give the same bytes.
+    """
+    doc = workload_to_dict(workload)
+    lines = ["{"]
+    for k, key in enumerate(doc):
+        comma = "," if k < len(doc) - 1 else ""
+        value = doc[key]
+        if isinstance(value, list) and value:
+            lines.append(f"  {json.dumps(key)}: [")
+            for i, item in enumerate(value):
+                sep = "," if i < len(value) - 1 else ""
+                lines.append(f"    {json.dumps(item, ensure_ascii=False, sort_keys=True)}{sep}")
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def write_workload(workload: Workload, path: str | os.PathLike[str]) -> None:
+    """Write ``workload`` to ``path`` as ``planner.workload/1`` (same workload, same bytes)."""
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(dumps_workload(workload))
