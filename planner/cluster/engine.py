@@ -15,10 +15,10 @@ import heapq
 import time
 from bisect import bisect_left
 from collections.abc import Callable
-from dataclasses import replace
 
 from instances.errors import DataError
 from instances.workload import Workload
+from instances.workload_io import perfect_estimates
 from planner.cluster.cluster import Cluster, InvariantError
 from planner.cluster.policies import POLICIES, Policy
 from planner.cluster.records import Replay
@@ -31,10 +31,7 @@ def apply_estimates(workload: Workload, estimates: str) -> Workload:
     """Return ``workload`` with e_j = w_j for every job when ``estimates`` is ``actual``."""
     if estimates not in ESTIMATES:
         raise DataError("estimates", f"must be one of {', '.join(ESTIMATES)}")
-    if estimates == "requested":
-        return workload
-    jobs = tuple(replace(j, estimate=j.work) for j in workload.jobs)
-    return replace(workload, jobs=jobs)
+    return workload if estimates == "requested" else perfect_estimates(workload)
 
 
 def durations(workload: Workload) -> tuple[list[list[int]], list[list[int]]]:
