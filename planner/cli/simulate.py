@@ -57,6 +57,13 @@ def run(args: argparse.Namespace) -> int:
     from validation.study.progress import Progress, interactive
 
     choice("policy", args.policy, POLICIES)
+    if args.plot:
+        from planner.cluster.plots import plot_suffix
+
+        try:
+            plot_suffix(args.plot)
+        except ValueError as err:
+            raise UsageError(f"planner simulate: {err}") from None
     workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
     bar = None
@@ -76,12 +83,10 @@ def run(args: argparse.Namespace) -> int:
         from planner.cluster.plots import plot_replay
 
         try:
-            plot_replay(replay, args.plot)
+            _write("the figure", args.plot, lambda p: plot_replay(replay, p))
         except ImportError:
             raise UsageError("planner simulate: --plot needs matplotlib "
                              "(pip install 'planner[plot]')") from None  # fmt: skip
-        except ValueError as err:
-            raise UsageError(f"planner simulate: {err}") from None
     summary = replay.summary()
     if args.json:
         emit_json(summary)

@@ -23,7 +23,8 @@ GANTT_JOBS = 80
 """Default Gantt window: from the first start to the end of the first 80 jobs started."""
 
 
-def _suffix(path: str | os.PathLike[str]) -> str:
+def plot_suffix(path: str | os.PathLike[str]) -> str:
+    """Return the lower-case suffix of ``path`` (ValueError unless .png or .svg)."""
     suffix = os.path.splitext(os.fspath(path))[1].lower()
     if suffix not in FORMATS:
         raise ValueError(f"plot file must end in .png or .svg, not '{suffix or os.fspath(path)}'")
@@ -103,7 +104,7 @@ def _figure(rows: int, cols: int) -> object:
 def plot_replay(replay: Replay, path: str | os.PathLike[str],
                 window: tuple[int, int] | None = None) -> None:  # fmt: skip
     """Write the four-panel figure of one replay to ``path`` (.png or .svg)."""
-    suffix = _suffix(path)
+    suffix = plot_suffix(path)
     fig = _figure(2, 2)
     (g, q), (u, d) = fig.subplots(2, 2)  # type: ignore[attr-defined]
     gantt(g, replay, window)
@@ -130,7 +131,7 @@ def _distributions(ax: object, replays: Mapping[str, Replay], metric: str = "bot
 
 def plot_policies(replays: Mapping[str, Replay], path: str | os.PathLike[str]) -> None:
     """Write wait and bounded-slowdown distributions of several policies side by side."""
-    suffix = _suffix(path)
+    suffix = plot_suffix(path)
     fig = _figure(1, 2)
     w, b = fig.subplots(1, 2)  # type: ignore[attr-defined]
     _distributions(w, replays, "wait")
