@@ -36,6 +36,8 @@ class Cluster:
         R_m per machine.
     free
         Free CPUs per machine now.
+    idle
+        Free CPUs on all machines now.
     planned
         ``planned[m][j]`` = ceil(e_j / s_m), the duration policies plan with.
     running
@@ -50,6 +52,7 @@ class Cluster:
         self.cpus = [j.cpus for j in workload.jobs]
         self.capacity = [m.cpus for m in workload.machines]
         self.free = list(self.capacity)
+        self.idle = sum(self.capacity)
         self.planned = planned
         self._actual = actual
         self.running: list[list[tuple[int, int]]] = [[] for _ in workload.machines]
@@ -87,6 +90,7 @@ class Cluster:
                 f"{self.workload.machines[m].id} at {now}, {self.free[m]} free"
             )
         self.free[m] -= self.cpus[job]
+        self.idle -= self.cpus[job]
         self.start_time[job] = now
         self.machine[job] = m
         planned_end = now + self.planned[m][job]

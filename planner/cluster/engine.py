@@ -12,9 +12,12 @@ estimate is killed at it. See ``docs/job-flows.md``.
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from bisect import bisect_left
 from collections.abc import Callable
+
+import numpy as np
 
 from instances.errors import DataError
 from instances.workload import Workload
@@ -34,12 +37,34 @@ def apply_estimates(workload: Workload, estimates: str) -> Workload:
     return workload if estimates == "requested" else perfect_estimates(workload)
 
 
+def scaled(seconds: list[int], speed: float) -> list[int]:
+    """Return ceil(round(x / speed, 9)) for every x, exactly as ClusterJob computes durations.
+
+    Vectorised: the rounding changes ceil(x / speed) only when the quotient lies
+    within 1e-9 above an integer; those few are recomputed one by one.
+    """
+    x = np.asarray(seconds, dtype=np.float64)
+    if speed == 1.0:
+        return [int(v) for v in seconds]
+    q = x / speed
+    out = np.ceil(q)
+    frac = q - np.floor(q)
+    for k in np.flatnonzero((frac > 0) & (frac < 1e-9)):
+        out[k] = math.ceil(round(seconds[k] / speed, 9))
+    return out.astype(np.int64).tolist()
+
+
 def durations(workload: Workload) -> tuple[list[list[int]], list[list[int]]]:
-    """Return (planned, actual) durations, indexed ``[machine][job]``."""
+    """Return (planned, actual) durations, indexed ``[machine][job]``; equal speeds share lists."""
+    requested = [j.requested for j in workload.jobs]
+    used = [min(j.work, j.requested) for j in workload.jobs]
+    by_speed: dict[float, tuple[list[int], list[int]]] = {}
     planned, actual = [], []
     for m in workload.machines:
-        planned.append([j.planned_duration(m) for j in workload.jobs])
-        actual.append([j.actual_duration(m) for j in workload.jobs])
+        if m.speed not in by_speed:
+            by_speed[m.speed] = (scaled(requested, m.speed), scaled(used, m.speed))
+        planned.append(by_speed[m.speed][0])
+        actual.append(by_speed[m.speed][1])
     return planned, actual
 
 
@@ -100,6 +125,7 @@ def simulate(
         nonlocal done, spent
         m = cluster.machine[job]
         cluster.free[m] += cluster.cpus[job]
+        cluster.idle += cluster.cpus[job]
         lst = running[m]
         del lst[bisect_left(lst, (cluster.planned_end[job], job))]
         free_cpus[m] = sorted(free_cpus[m] + alloc[job])

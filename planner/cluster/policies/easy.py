@@ -77,8 +77,7 @@ class Easy(Policy):
         self.head = h
         if h >= len(queue):
             return
-        free = cluster.free
-        if self.log is None and (h + 1 == len(queue) or not any(free)):
+        if self.log is None and (h + 1 == len(queue) or not cluster.idle):
             return
         head = queue[h]
         t_shadow, hm, extra = shadow(cluster, head)
@@ -105,7 +104,7 @@ class Easy(Policy):
                 cluster.start(job, m)
                 started.append(k)
                 break
-            if not any(free):
+            if not cluster.idle:
                 break
         if started:
             gone = set(started)

@@ -51,3 +51,17 @@ def test_trim_keeps_the_current_step() -> None:
     p.trim(12)
     assert (p.times, p.free) == ([10, 20, 25, 30], [2, 4, 0, 4])
     assert p.earliest(4, 5, 12) == 20
+
+
+def test_vectorised_durations_match_the_scalar_rule() -> None:
+    """engine.scaled equals ceil(round(x / s, 9)) (ClusterJob's rule) on 20,000 random cases."""
+    import math
+    import random
+
+    from planner.cluster.engine import scaled
+
+    rng = random.Random(1)
+    for _ in range(4000):
+        xs = [rng.randint(0, 10**6) for _ in range(5)]
+        s = rng.choice([0.1, 0.3, 0.7, 1.5, 3.0, rng.uniform(0.1, 5), rng.randint(200, 600) / 200])
+        assert scaled(xs, s) == [math.ceil(round(x / s, 9)) for x in xs]
