@@ -11,7 +11,8 @@ its machine's speed. See ``docs/job-flows.md``.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from instances.workload import Workload
@@ -68,7 +69,10 @@ class JobRecord:
 
 @dataclass(frozen=True)
 class Replay:
-    """A finished replay: the workload as replayed, and where and when each job ran."""
+    """A finished replay: the workload as replayed, and where and when each job ran.
+
+    ``instants`` counts the event instants processed (one scheduling pass each).
+    """
 
     workload: Workload
     policy: str
@@ -77,11 +81,13 @@ class Replay:
     finish: list[int]
     alloc: list[list[int]]
     scheduler_seconds: float
-    records: list[JobRecord] = field(init=False, repr=False)
+    instants: int = 0
 
-    def __post_init__(self) -> None:
+    @cached_property
+    def records(self) -> list[JobRecord]:
+        """Return one record per job, in queue order (built on first use)."""
         machines = self.workload.machines
-        recs = [
+        return [
             JobRecord(
                 j.id,
                 j.submit,
@@ -96,7 +102,6 @@ class Replay:
             )
             for i, j in enumerate(self.workload.jobs)
         ]
-        object.__setattr__(self, "records", recs)
 
     def summary(self) -> dict[str, Any]:
         """Return the run's metrics (the ``--json`` object of ``planner simulate``)."""
@@ -132,6 +137,7 @@ class Replay:
             "mean_bounded_slowdown": mean([r.bounded_slowdown for r in recs]),
             "delayed": sum(r.delayed for r in recs),
             "with_deadline": sum(r.deadline is not None for r in recs),
+            "instants": self.instants,
             "scheduler_seconds": self.scheduler_seconds,
             "scheduler_seconds_per_job": self.scheduler_seconds / n if n else None,
         }
