@@ -56,3 +56,17 @@ def test_starts_only_at_event_instants(policy: str) -> None:
         replay = simulate(random_workload(seed), policy)
         instants = {r.submit for r in replay.records} | {r.finish for r in replay.records}
         assert all(r.start in instants for r in replay.records)
+
+
+@pytest.mark.parametrize("policy", ["easy", "conservative"])
+def test_promises_never_move_later(policy: str) -> None:
+    """A job's logged reservation (EASY: the head's shadow time) never moves later."""
+    from planner.cluster import ReservationLog, simulate
+
+    for seed in range(400):
+        log = ReservationLog()
+        simulate(random_workload(seed), policy, log=log)
+        latest: dict[str, int] = {}
+        for _, job, _, _, start in log.rows:
+            assert start <= latest.get(job, start), (seed, job)
+            latest[job] = start
