@@ -152,6 +152,10 @@ def main() -> None:
         print(f"\n(reading {trace.name}: {read_s:.2f} s, {len(workload.jobs)} jobs, "
               f"{sum(c for _, c in workload.dropped)} dropped)\n")  # fmt: skip
     if args.accasim:
+        import importlib.util
+
+        if importlib.util.find_spec("accasim") is None:
+            raise SystemExit("--accasim needs AccaSim: pip install accasim==1.1.3")
         print("| trace | AccaSim policy | jobs | seconds | mean wait (s) | mean bsld "
               "| AccaSim / ours |")  # fmt: skip
         print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
