@@ -130,6 +130,11 @@ def main() -> None:
     ap.add_argument("--accasim", action="store_true", help="also run AccaSim 1.1.3 (EASY, FIFO)")
     ap.add_argument("--pyss-stats", action="store_true", help="EASY metrics as pyss counts them")
     args = ap.parse_args()
+    if args.accasim:
+        import importlib.util
+
+        if importlib.util.find_spec("accasim") is None:
+            raise SystemExit("--accasim needs AccaSim: pip install accasim==1.1.3")
     print("| trace | policy | jobs | instants | reservation rows | seconds | jobs/s "
           "| mean wait (s) | mean bsld |")  # fmt: skip
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -152,10 +157,6 @@ def main() -> None:
         print(f"\n(reading {trace.name}: {read_s:.2f} s, {len(workload.jobs)} jobs, "
               f"{sum(c for _, c in workload.dropped)} dropped)\n")  # fmt: skip
     if args.accasim:
-        import importlib.util
-
-        if importlib.util.find_spec("accasim") is None:
-            raise SystemExit("--accasim needs AccaSim: pip install accasim==1.1.3")
         print("| trace | AccaSim policy | jobs | seconds | mean wait (s) | mean bsld "
               "| AccaSim / ours |")  # fmt: skip
         print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
