@@ -22,6 +22,7 @@ from planner.cli.common import UsageError
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
     "check-schedule",
+    "simulate",
 )  # fmt: skip
 
 

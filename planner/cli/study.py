@@ -109,6 +109,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--quiet", action="store_true", help="no progress line")
     g.set_defaults(run=run_gap)
 
+    from planner.cli import study_cluster
+
+    study_cluster.register(ss, _number)
+
     r = ss.add_parser("reproduce", help="a named paper experiment: paper vs ours")
     r.add_argument("name", nargs="?", help="experiment name (omit to list them)")
     r.add_argument("--seed", type=_number("--seed", int, 0), help="override the default seed")

@@ -1,0 +1,136 @@
+"""``planner simulate WORKLOAD --policy NAME``: replay a job stream on machines.
+
+The event-driven simulator of :mod:`planner.cluster` (FCFS, EASY and
+conservative backfilling; Klusáček & Rudová 2008). Prints the summary metrics
+(a short table, or one JSON object with ``--json``); ``-o`` writes the
+per-job ``jobs.csv`` (Batsim's columns), ``--reservations`` the reservation
+log the independent checker uses, ``--plot`` a figure. See
+``docs/job-flows.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from planner.cli.common import UsageError, choice, emit_json
+
+PROGRESS_MIN_JOBS = 10_000
+"""Replays of at least this many jobs show a progress bar (on a TTY, without ``CI``)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``simulate`` command."""
+    from planner.cluster.policies import POLICIES
+
+    p = sub.add_parser(
+        "simulate",
+        help="replay a job stream on machines under a scheduling policy",
+        description="Replay a workload (planner.workload/1 JSON, or an SWF log .swf/.swf.gz) "
+        "under one policy and print the summary metrics (docs/job-flows.md).",
+    )
+    p.add_argument("workload", help="planner.workload/1 JSON, .swf or .swf.gz")
+    p.add_argument("--policy", required=True, help=f"one of: {', '.join(POLICIES)}")
+    p.add_argument("--machines", metavar="FILE", help="Alea machines file (replaces the header's)")
+    p.add_argument("--estimates", default="requested", choices=("requested", "actual"),
+                   help="requested: the users' estimates (default); actual: e = w")  # fmt: skip
+    p.add_argument("-o", "--output", metavar="jobs.csv", help="write the per-job rows")
+    p.add_argument("--reservations", metavar="FILE", help="write the reservation log (CSV)")
+    p.add_argument("--json", action="store_true", help="print one JSON summary object")
+    p.add_argument("--plot", metavar="FILE.png", help="draw Gantt, queue and distributions")
+    p.set_defaults(run=run)
+
+
+def _write(what: str, path: str, writer: Any) -> None:
+    try:
+        writer(path)
+    except OSError as err:
+        raise UsageError(f"planner simulate: cannot write {what} {path} ({err.strerror})") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read, replay, write the outputs and print the summary."""
+    from instances import read_workload
+    from planner.cluster import POLICIES, ReservationLog, simulate
+    from planner.cluster.output import write_jobs_csv
+    from validation.study.progress import Progress, interactive
+
+    choice("policy", args.policy, POLICIES)
+    if args.plot:
+        from planner.cluster.plots import plot_suffix
+
+        try:
+            plot_suffix(args.plot)
+        except ValueError as err:
+            raise UsageError(f"planner simulate: {err}") from None
+    workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
+    log = ReservationLog() if args.reservations else None
+    bar = None
+    if len(workload.jobs) >= PROGRESS_MIN_JOBS and interactive():
+        bar = Progress(len(workload.jobs))
+    step = None if bar is None else (lambda done: bar.step(1000))
+    try:
+        replay = simulate(workload, args.policy, log=log, progress=step)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.output:
+        _write("jobs.csv", args.output, lambda p: write_jobs_csv(replay, p))
+    if log is not None:
+        _write("the reservation log", args.reservations, log.write)
+    if args.plot:
+        from planner.cluster.plots import plot_replay
+
+        try:
+            _write("the figure", args.plot, lambda p: plot_replay(replay, p))
+        except ImportError:
+            raise UsageError("planner simulate: --plot needs matplotlib "
+                             "(pip install 'planner[plot]')") from None  # fmt: skip
+    summary = replay.summary()
+    if args.json:
+        emit_json(summary)
+        return 0
+    print_summary(summary)
+    return 0
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def print_summary(s: dict[str, Any]) -> None:
+    """Print the summary as a two-column table."""
+    dropped = s["dropped"]
+    if dropped:
+        reasons = ", ".join(f"{k} {v}" for k, v in s["dropped_by_reason"].items())
+        dropped = f"{dropped} ({reasons})"
+    rows = [
+        ["workload", f"{s['workload'] or '-'} ({_count(s['machines'], 'machine')}, "
+                     f"{s['cpus']} CPUs)"],
+        ["policy", s["policy"]],
+        ["jobs", f"{s['jobs']} ({s['killed']} killed at their estimate)"],
+        ["dropped records", dropped],
+        ["makespan (s)", s["makespan"]],
+        ["utilisation", _fmt(s["utilisation"], 4)],
+        ["weighted utilisation", _fmt(s["weighted_utilisation"], 4)],
+        ["mean wait (s)", _fmt(s["mean_wait"], 1)],
+        ["median wait (s)", _fmt(s["median_wait"], 1)],
+        ["mean slowdown", _fmt(s["mean_slowdown"])],
+        ["mean bounded slowdown", _fmt(s["mean_bounded_slowdown"])],
+        ["delayed jobs", f"{s['delayed']} of {s['with_deadline']} with a deadline"],
+        ["scheduler time (s)", f"{s['scheduler_seconds']:.3f} "
+         f"({1e6 * (s['scheduler_seconds_per_job'] or 0):.1f} µs per job)"],
+    ]  # fmt: skip
+    width = max(len(r[0]) for r in rows)
+    for name, value in rows:
+        print(f"{name.ljust(width)}  {value}")
+    sys.stdout.flush()

@@ -1,0 +1,111 @@
+"""EASY backfilling (Mu'alem & Feitelson 2001; as compared in Klusáček & Rudová 2008).
+
+FCFS, then the first waiting job (the head) gets a reservation at its shadow
+time and the rest of the queue is scanned once for jobs that can start now
+without delaying it. The reservation is recomputed at every pass.
+"""
+
+from __future__ import annotations
+
+from planner.cluster.cluster import Cluster
+from planner.cluster.policies.base import Policy
+from planner.cluster.reservations import ReservationLog
+
+
+def shadow(cluster: Cluster, head: int) -> tuple[int, int, int]:
+    """Return (shadow time, machine, extra) of ``head`` counting running jobs to planned ends.
+
+    The shadow time is the earliest instant at which ``R_head`` CPUs are free on
+    some machine (ties to the first machine); ``extra`` is the number of CPUs free
+    there then beyond ``R_head``.
+    """
+    need = cluster.cpus[head]
+    best = (-1, -1, 0)
+    for m, free in enumerate(cluster.free):
+        if cluster.capacity[m] < need:
+            continue
+        if free >= need:
+            t, avail = cluster.now, free
+        else:
+            t, avail = -1, free
+            for end, job in cluster.running[m]:
+                if t >= 0 and end > t:
+                    break
+                avail += cluster.cpus[job]
+                if t < 0 and avail >= need:
+                    t = end
+        if best[0] < 0 or t < best[0]:
+            best = (t, m, avail - need)
+    return best
+
+
+class Easy(Policy):
+    """EASY backfilling on the queue order.
+
+    After the FCFS prefix, the head's shadow time S and ``extra`` are computed on
+    the head's machine h; one scan of the rest of the queue in order starts a
+    job on the first machine where it fits now, provided that on h it either
+    ends (planned) by S or takes at most ``extra`` CPUs (then ``extra`` shrinks).
+    The scan stops early when no CPU is free anywhere.
+    """
+
+    name = "easy"
+    summary = "EASY backfilling: FCFS plus backfilling that never delays the head's reservation"
+
+    def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
+        super().__init__(cluster, log=log)
+        self.queue: list[int] = []
+        self.head = 0  # queue[:head] have started
+
+    def submit(self, job: int) -> None:
+        """Append ``job`` to the queue."""
+        self.queue.append(job)
+
+    def schedule(self) -> None:
+        """FCFS, then the head's reservation, then one backfilling scan."""
+        cluster, queue = self.cluster, self.queue
+        h = self.head
+        while h < len(queue):
+            m = cluster.fits_now(queue[h])
+            if m < 0:
+                break
+            cluster.start(queue[h], m)
+            h += 1
+        if h > 256:
+            del queue[:h]
+            h = 0
+        self.head = h
+        if h >= len(queue):
+            return
+        if self.log is None and (h + 1 == len(queue) or not cluster.idle):
+            return
+        head = queue[h]
+        t_shadow, hm, extra = shadow(cluster, head)
+        if self.log is not None:
+            jobs, machines = cluster.workload.jobs, cluster.workload.machines
+            self.log.add(cluster.now, jobs[head].id, "easy_head", machines[hm].id, t_shadow)
+        self._backfill(h + 1, t_shadow, hm, extra)
+
+    def _backfill(self, first: int, t_shadow: int, hm: int, extra: int) -> None:
+        cluster, queue = self.cluster, self.queue
+        free, cpus, planned, now = cluster.free, cluster.cpus, cluster.planned, cluster.now
+        machines = range(len(free))
+        started = []
+        for k in range(first, len(queue)):
+            job = queue[k]
+            need = cpus[job]
+            for m in machines:
+                if free[m] < need:
+                    continue
+                if m == hm and now + planned[m][job] > t_shadow:
+                    if need > extra:
+                        continue
+                    extra -= need
+                cluster.start(job, m)
+                started.append(k)
+                break
+            if not cluster.idle:
+                break
+        if started:
+            gone = set(started)
+            self.queue[first:] = [j for k, j in enumerate(queue[first:], first) if k not in gone]

@@ -1,0 +1,143 @@
+"""The outcome of a replay: per-job records and the metrics of Klusáček & Rudová 2008.
+
+Per job: wait = start − submit, response = finish − submit, slowdown =
+response / max(duration, 1), bounded slowdown = max(1, response /
+max(duration, 10)), delayed = finish > deadline. Per run: makespan = last
+finish − first submit, utilisation = Σ R_j · duration_j / (Σ_m R_m ·
+makespan), weighted utilisation = the same with every CPU second weighted by
+its machine's speed. See ``docs/job-flows.md``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from instances.workload import Workload
+
+BSLD_THRESHOLD = 10
+"""Seconds: the duration floor of the bounded slowdown (Feitelson's usual 10 s)."""
+
+
+@dataclass(frozen=True)
+class JobRecord:
+    """What happened to one job."""
+
+    id: str
+    submit: int
+    cpus: int
+    requested: int
+    start: int
+    finish: int
+    machine: str
+    cpu_ids: tuple[int, ...]
+    killed: bool
+    deadline: int | None
+
+    @property
+    def duration(self) -> int:
+        """Return the actual run time (``finish - start``)."""
+        return self.finish - self.start
+
+    @property
+    def wait(self) -> int:
+        """Return start − submit."""
+        return self.start - self.submit
+
+    @property
+    def response(self) -> int:
+        """Return finish − submit (the turnaround time)."""
+        return self.finish - self.submit
+
+    @property
+    def slowdown(self) -> float:
+        """Return response / max(duration, 1)."""
+        return self.response / max(self.duration, 1)
+
+    @property
+    def bounded_slowdown(self) -> float:
+        """Return max(1, response / max(duration, 10))."""
+        return max(1.0, self.response / max(self.duration, BSLD_THRESHOLD))
+
+    @property
+    def delayed(self) -> bool:
+        """Return True when the job finished after its deadline."""
+        return self.deadline is not None and self.finish > self.deadline
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished replay: the workload as replayed, and where and when each job ran.
+
+    ``instants`` counts the event instants processed (one scheduling pass each).
+    """
+
+    workload: Workload
+    policy: str
+    start: list[int]
+    machine: list[int]
+    finish: list[int]
+    alloc: list[list[int]]
+    scheduler_seconds: float
+    instants: int = 0
+
+    @cached_property
+    def records(self) -> list[JobRecord]:
+        """Return one record per job, in queue order (built on first use)."""
+        machines = self.workload.machines
+        return [
+            JobRecord(
+                j.id,
+                j.submit,
+                j.cpus,
+                j.requested,
+                self.start[i],
+                self.finish[i],
+                machines[self.machine[i]].id,
+                tuple(self.alloc[i]),
+                j.killed(),
+                j.deadline,
+            )
+            for i, j in enumerate(self.workload.jobs)
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """Return the run's metrics (the ``--json`` object of ``planner simulate``)."""
+        recs, wl = self.records, self.workload
+        n = len(recs)
+        speed = {m.id: m.speed for m in wl.machines}
+        makespan = max((r.finish for r in recs), default=0) - min((r.submit for r in recs),
+                                                                  default=0)  # fmt: skip
+        busy = sum(r.cpus * r.duration for r in recs)
+        wbusy = sum(r.cpus * r.duration * speed[r.machine] for r in recs)
+        cap = sum(m.cpus for m in wl.machines) * makespan
+        wcap = sum(m.cpus * m.speed for m in wl.machines) * makespan
+        waits = [r.wait for r in recs]
+
+        def mean(values: list[float]) -> float | None:
+            return sum(values) / n if n else None
+
+        return {
+            "workload": wl.name,
+            "policy": self.policy,
+            "machines": len(wl.machines),
+            "cpus": wl.total_cpus,
+            "jobs": n,
+            "dropped": sum(c for _, c in wl.dropped),
+            "dropped_by_reason": dict(wl.dropped),
+            "killed": sum(r.killed for r in recs),
+            "makespan": makespan,
+            "utilisation": busy / cap if cap else None,
+            "weighted_utilisation": wbusy / wcap if wcap else None,
+            "mean_wait": mean(waits),
+            "median_wait": statistics.median(waits) if n else None,
+            "mean_slowdown": mean([r.slowdown for r in recs]),
+            "mean_bounded_slowdown": mean([r.bounded_slowdown for r in recs]),
+            "delayed": sum(r.delayed for r in recs),
+            "with_deadline": sum(r.deadline is not None for r in recs),
+            "instants": self.instants,
+            "scheduler_seconds": self.scheduler_seconds,
+            "scheduler_seconds_per_job": self.scheduler_seconds / n if n else None,
+        }

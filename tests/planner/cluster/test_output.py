@@ -1,0 +1,99 @@
+"""jobs.csv (FORMATS.md: Batsim's column names), determinism, the summary metrics, evalys."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from instances.workload import ClusterJob, Machine, Workload
+from planner.cluster import simulate
+from planner.cluster.output import COLUMNS, cpu_ranges, write_jobs_csv
+from tests.planner.cluster.test_hand import MIXED, TWO
+from tests.planner.cluster.test_invariants import random_workload
+
+
+@pytest.mark.parametrize(
+    ("cpus", "text"),
+    [
+        ([0, 1, 2, 3, 8], "0-3 8"),  # a range, then a single CPU
+        ([5], "5"),  # one CPU
+        ([7, 2, 3], "2-3 7"),  # unsorted input
+        ([0, 2, 4], "0 2 4"),  # no ranges
+    ],
+)
+def test_cpu_ranges(cpus: list[int], text: str) -> None:
+    """CPU numbers are written as ranges, as Batsim and evalys expect."""
+    assert cpu_ranges(cpus) == text
+
+
+def test_jobs_csv_rows(tmp_path: Path) -> None:
+    """The EASY replay of MIXED, row by row (a killed job, a zero-length job, stretch, bsld)."""
+    path = tmp_path / "jobs.csv"
+    write_jobs_csv(simulate(MIXED, "easy"), path)
+    rows = list(csv.reader(path.open()))
+    assert tuple(rows[0]) == COLUMNS
+    by_id = {r[0]: dict(zip(COLUMNS, r, strict=True)) for r in rows[1:]}
+    # e: submitted 2, started 15, killed at 15 + 8: response 21, duration 8
+    e = by_id["e"]
+    assert (e["success"], e["final_state"], e["requested_time"]) == (
+        "0", "COMPLETED_WALLTIME_REACHED", "8")  # fmt: skip
+    assert (e["starting_time"], e["execution_time"], e["finish_time"]) == ("15", "8", "23")
+    assert (e["waiting_time"], e["turnaround_time"]) == ("13", "21")
+    assert e["stretch"] == f"{21 / 8:.6f}" and e["bounded_slowdown"] == f"{21 / 10:.6f}"
+    # d: zero length, waited 2 s: stretch = 2 / max(0, 1), bsld = max(1, 2 / 10) = 1
+    d = by_id["d"]
+    assert (d["execution_time"], d["stretch"], d["bounded_slowdown"]) == ("0", "2.000000",
+                                                                         "1.000000")  # fmt: skip
+    assert (d["allocated_resources"], d["machine"], d["deadline"], d["delayed"]) == (
+        "2", "m", "", "0")  # fmt: skip
+    assert by_id["b"]["allocated_resources"] == "0-3"
+
+
+def test_same_input_same_bytes(tmp_path: Path) -> None:
+    """Two replays of the same workload write byte-identical jobs.csv files."""
+    w = random_workload(7)
+    for policy in ("fcfs", "easy", "conservative"):
+        a, b = tmp_path / f"{policy}-a.csv", tmp_path / f"{policy}-b.csv"
+        write_jobs_csv(simulate(w, policy), a)
+        write_jobs_csv(simulate(w, policy), b)
+        assert a.read_bytes() == b.read_bytes()
+
+
+def test_summary_metrics_by_hand() -> None:
+    """TWO under EASY: makespan 11 − 0; busy CPU·s and speed-weighted CPU·s worked out."""
+    s = simulate(TWO, "easy").summary()
+    # p 2 CPUs × 10 s on A (speed 1); q 2 × 5, r 4 × 4, s 2 × 2 on B (speed 2)
+    busy, weighted = 2 * 10 + 2 * 5 + 4 * 4 + 2 * 2, 2 * 10 + 2 * (2 * 5 + 4 * 4 + 2 * 2)
+    assert s["makespan"] == 10
+    assert s["utilisation"] == pytest.approx(busy / (6 * 10))
+    assert s["weighted_utilisation"] == pytest.approx(weighted / ((2 + 4 * 2) * 10))
+    # waits: p 0, q 0, r 5, s 0; responses 10, 5, 9, 2; durations 10, 5, 4, 2
+    assert (s["mean_wait"], s["median_wait"]) == (5 / 4, 0)
+    assert s["mean_slowdown"] == pytest.approx((1 + 1 + 9 / 4 + 1) / 4)
+    assert s["mean_bounded_slowdown"] == pytest.approx((1 + 1 + 1 + 1) / 4)
+    assert s["jobs"] == 4 and s["dropped"] == 0 and s["killed"] == 0
+
+
+def test_deadlines_count_delayed_jobs() -> None:
+    """A job finishing after its deadline is delayed; on time or without one it is not."""
+    w = Workload((Machine("m", 1),), (
+        ClusterJob("a", 0, 1, 5, deadline=5), ClusterJob("b", 0, 1, 5, deadline=9),
+        ClusterJob("c", 0, 1, 5),
+    ))  # fmt: skip
+    s = simulate(w, "fcfs").summary()
+    assert (s["delayed"], s["with_deadline"]) == (1, 2)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
+def test_evalys_reads_jobs_csv(tmp_path: Path) -> None:
+    """evalys (the Batsim analysis toolkit) loads the file: same jobs, same times."""
+    jobset = pytest.importorskip("evalys.jobset", reason="evalys not installed (extra 'evalys')")
+    path = tmp_path / "jobs.csv"
+    replay = simulate(TWO, "conservative")
+    write_jobs_csv(replay, path)
+    js = jobset.JobSet.from_csv(str(path))
+    assert len(js.df) == 4 and js.MaxProcs == 6  # CPUs 0-5: p on 0-1 (A), the rest on 2-5 (B)
+    assert sorted(js.df["finish_time"]) == sorted(r.finish for r in replay.records)
+    assert list(js.df["proc_alloc"]) == [r.cpus for r in replay.records]

@@ -1,0 +1,146 @@
+"""The report of a cluster-policy study: summary table (text, CSV, Markdown) and figures.
+
+Rows are averaged over seeds per (workload, estimates, policy). Figures (need
+matplotlib): grouped bars of mean wait, mean and 90th-percentile bounded
+slowdown and utilisation, one group per workload, one bar per policy.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+SUMMARY = (
+    "workload", "estimates", "policy", "runs", "jobs", "mean_wait", "median_wait", "p90_wait",
+    "mean_slowdown", "mean_bounded_slowdown", "p90_bounded_slowdown", "utilisation",
+    "weighted_utilisation", "delayed", "us_per_job", "replay_seconds", "violations",
+)  # fmt: skip
+HEADERS = {
+    "runs": "runs", "mean_wait": "wait mean", "median_wait": "wait med", "p90_wait": "wait p90",
+    "mean_slowdown": "sld mean", "mean_bounded_slowdown": "bsld mean",
+    "p90_bounded_slowdown": "bsld p90", "utilisation": "util", "weighted_utilisation": "w-util",
+    "us_per_job": "sched µs/job", "replay_seconds": "replay s", "violations": "violations",
+}  # fmt: skip
+FIGURES = (("mean_wait", "mean wait (s)"), ("mean_bounded_slowdown", "mean bounded slowdown"),
+           ("p90_bounded_slowdown", "90th percentile bounded slowdown"),
+           ("utilisation", "utilisation"))  # fmt: skip
+TEXT = ("workload", "estimates", "policy", "runs", "jobs", "mean_wait", "median_wait",
+        "mean_bounded_slowdown", "p90_bounded_slowdown", "utilisation", "weighted_utilisation",
+        "us_per_job", "violations")  # fmt: skip
+"""The columns of the printed table (the Markdown and CSV summaries have all of SUMMARY)."""
+
+
+def summarise(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Return one summary row per (workload, estimates, policy), metrics averaged over seeds."""
+    groups: dict[tuple[str, str, str], list[Mapping[str, Any]]] = defaultdict(list)
+    for r in rows:
+        groups[(os.path.basename(r["workload"]), r["estimates"], r["policy"])].append(r)
+    from planner.cluster import POLICIES
+
+    rank = {p: k for k, p in enumerate(POLICIES)}
+    out = []
+    for (w, e, p), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1],
+                                                                 rank.get(kv[0][2], 99))):
+        s: dict[str, Any] = {"workload": w, "estimates": e, "policy": p, "runs": len(rs),
+                             "jobs": sum(r["jobs"] for r in rs),
+                             "delayed": sum(r["delayed"] for r in rs),
+                             "violations": sum(r["violations"] for r in rs)}  # fmt: skip
+        for c in SUMMARY:
+            if c in s or c == "us_per_job":
+                continue
+            vals = [r[c] for r in rs if r[c] is not None]
+            s[c] = sum(vals) / len(vals) if vals else None
+        s["us_per_job"] = 1e6 * sum(r["scheduler_seconds"] for r in rs) / max(s["jobs"], 1)
+        out.append(s)
+    return out
+
+
+def _cell(col: str, v: Any) -> str:
+    if v is None:
+        return "-"
+    if col in ("utilisation", "weighted_utilisation"):
+        return f"{v:.3f}"
+    if isinstance(v, float):
+        return f"{v:.1f}" if abs(v) >= 100 else f"{v:.2f}"
+    return str(v)
+
+
+def text_table(summary: Sequence[Mapping[str, Any]]) -> str:
+    """Return the summary as an aligned plain-text table."""
+    cells = [[HEADERS.get(c, c) for c in TEXT]]
+    cells += [[_cell(c, s[c]) for c in TEXT] for s in summary]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(TEXT))]
+    lines = []
+    for k, r in enumerate(cells):
+        pairs = enumerate(zip(r, widths, strict=True))
+        lines.append("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in pairs))
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown_table(summary: Sequence[Mapping[str, Any]]) -> str:
+    """Return the summary as a Markdown table."""
+    head = "| " + " | ".join(HEADERS.get(c, c) for c in SUMMARY) + " |"
+    rule = "| " + " | ".join("---" if i < 3 else "---:" for i in range(len(SUMMARY))) + " |"
+    body = ["| " + " | ".join(_cell(c, s[c]) for c in SUMMARY) + " |" for s in summary]
+    return "\n".join([head, rule, *body])
+
+
+def figures(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
+    """Write the grouped-bar figures (PNG); return their file names ([] without matplotlib)."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return []
+    import numpy as np
+
+    labels = list(dict.fromkeys(f"{s['workload']} [{s['estimates']}]" for s in summary))
+    policies = list(dict.fromkeys(s["policy"] for s in summary))
+    names = []
+    for col, title in FIGURES:
+        fig = Figure(figsize=(max(5, 1.8 * len(labels) * len(policies) / 2), 3.6),
+                     layout="constrained")  # fmt: skip
+        ax = fig.subplots()
+        x = np.arange(len(labels))
+        width = 0.8 / max(len(policies), 1)
+        for k, p in enumerate(policies):
+            vals = []
+            for lab in labels:
+                hit = [s[col] for s in summary if s["policy"] == p
+                       and f"{s['workload']} [{s['estimates']}]" == lab]  # fmt: skip
+                vals.append(hit[0] if hit and hit[0] is not None else np.nan)
+            ax.bar(x + k * width, vals, width, label=p)
+        ax.set_xticks(x + width * (len(policies) - 1) / 2, labels, fontsize="small")
+        ax.set(title=title)
+        ax.legend(fontsize="small")
+        name = f"{col}.png"
+        fig.savefig(out / name)
+        names.append(name)
+    return names
+
+
+def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path,
+                 command: str = "") -> dict[str, Any]:  # fmt: skip
+    """Write summary.csv, the figures and report.md to ``out``; return the summary and paths."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = summarise(rows)
+    with open(out / "summary.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=SUMMARY, lineterminator="\n")
+        w.writeheader()
+        w.writerows(summary)
+    figs = figures(summary, out)
+    lines = ["# Cluster policy study", ""]
+    if command:
+        lines += ["Command:", "", f"    {command}", ""]
+    lines += ["Metrics are averaged over seeds (Klusáček & Rudová 2008; definitions in "
+              "`docs/job-flows.md`). `violations` counts what the independent checker "
+              "found in the replays (it must be 0).", "", markdown_table(summary), ""]  # fmt: skip
+    lines += [f"![{name}]({name})" for name in figs]
+    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {"summary": summary, "report": str(out / "report.md"), "figures": figs}

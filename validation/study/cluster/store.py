@@ -1,0 +1,114 @@
+"""The SQLite store of cluster-policy studies: one row per replay.
+
+The gap-study store (:mod:`validation.study.store`) has a fixed schema of
+slot-search rows, so cluster studies keep their own small database (format
+``planner.cluster-study/1``) with the same guarantees: every row is written
+in its own transaction, a study killed at any point (``kill -9`` included)
+keeps only whole rows, and rerunning the same command skips them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from validation.study.cluster.spec import ClusterStudySpec
+from validation.study.spec import StudyError
+
+FORMAT = "planner.cluster-study/1"
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("study", "INTEGER NOT NULL"), ("workload", "TEXT NOT NULL"), ("seed", "INTEGER NOT NULL"),
+    ("estimates", "TEXT NOT NULL"), ("policy", "TEXT NOT NULL"), ("jobs", "INTEGER NOT NULL"),
+    ("dropped", "INTEGER NOT NULL"), ("killed", "INTEGER NOT NULL"),
+    ("makespan", "INTEGER NOT NULL"), ("utilisation", "REAL"), ("weighted_utilisation", "REAL"),
+    ("mean_wait", "REAL"), ("median_wait", "REAL"), ("p90_wait", "REAL"), ("p99_wait", "REAL"),
+    ("mean_slowdown", "REAL"), ("mean_bounded_slowdown", "REAL"),
+    ("median_bounded_slowdown", "REAL"), ("p90_bounded_slowdown", "REAL"),
+    ("delayed", "INTEGER NOT NULL"), ("scheduler_seconds", "REAL NOT NULL"),
+    ("replay_seconds", "REAL NOT NULL"), ("violations", "INTEGER NOT NULL"),
+    ("first_violation", "TEXT"),
+)  # fmt: skip
+"""The ``runs`` table, in export order."""
+
+KEY = ("study", "workload", "seed", "estimates", "policy")
+
+_SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE study (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, spec TEXT NOT NULL,
+    version TEXT NOT NULL, created TEXT NOT NULL);
+CREATE TABLE runs ({", ".join(f"{n} {t}" for n, t in COLUMNS)}, UNIQUE ({", ".join(KEY)}));
+"""
+
+
+class ClusterStore:
+    """A cluster-study database (created on first use); StudyError if it is another file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None)
+            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
+            if not tables:
+                marker = f"INSERT INTO meta VALUES ('format', '{FORMAT}');"
+                self.db.executescript("BEGIN;" + _SCHEMA + marker + "COMMIT;")
+                return
+            fmt = None
+            if "meta" in tables:
+                fmt = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        except sqlite3.DatabaseError as err:
+            raise StudyError(f"{self.path}: not a {FORMAT} database ({err})") from None
+        if fmt is None or fmt[0] != FORMAT:
+            self.db.close()
+            found = fmt[0] if fmt else "no planner format marker"
+            raise StudyError(f"{self.path}: not a {FORMAT} database ({found})")
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def __enter__(self) -> ClusterStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def study(self, spec: ClusterStudySpec, version: str) -> int:
+        """Return the id of the study for ``spec`` and ``version``, creating it if new."""
+        key = spec.key(version)
+        row = self.db.execute("SELECT id FROM study WHERE key = ?", (key,)).fetchone()
+        if row:
+            return int(row[0])
+        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        cur = self.db.execute("INSERT INTO study (key, spec, version, created) VALUES (?, ?, ?, ?)",
+                              (key, json.dumps(spec.to_dict(), sort_keys=True), version, now))
+        return int(cur.lastrowid)
+
+    def studies(self) -> list[dict[str, Any]]:
+        """Return every study: id, spec, version, created."""
+        cur = self.db.execute("SELECT id, spec, version, created FROM study ORDER BY id")
+        return [{"id": i, "spec": ClusterStudySpec.from_dict(json.loads(s)), "version": v,
+                 "created": c} for i, s, v, c in cur]  # fmt: skip
+
+    def done(self, study: int) -> set[tuple[str, int, str, str]]:
+        """Return (workload, seed, estimates, policy) of every row written for ``study``."""
+        cur = self.db.execute("SELECT workload, seed, estimates, policy FROM runs WHERE study = ?",
+                              (study,))  # fmt: skip
+        return {(w, s, e, p) for w, s, e, p in cur}
+
+    def write(self, study: int, row: dict[str, Any]) -> None:
+        """Write one replay's row (its own transaction)."""
+        names = [n for n, _ in COLUMNS]
+        values = [study if n == "study" else row[n] for n in names]
+        self.db.execute(f"INSERT INTO runs ({', '.join(names)}) "
+                        f"VALUES ({', '.join('?' * len(names))})", values)  # fmt: skip
+
+    def rows(self, study: int) -> list[dict[str, Any]]:
+        """Return the study's rows in key order."""
+        names = [n for n, _ in COLUMNS]
+        cur = self.db.execute(f"SELECT {', '.join(names)} FROM runs WHERE study = ? "
+                              f"ORDER BY {', '.join(KEY)}", (study,))  # fmt: skip
+        return [dict(zip(names, values, strict=True)) for values in cur]
