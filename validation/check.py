@@ -139,11 +139,12 @@ def check_window(
         else:
             lo, hi, s = host
             price = s.price if s.price is not None else instance.node(p.node).price
-            if (p.slot_start, p.slot_end) != (lo, hi):
+            if (p.slot_start, p.slot_end) != (s.start, s.end):
                 out.append(
                     f"slot: {tag} records slot [{p.slot_start}, {p.slot_end}), "
-                    f"its free slot is [{lo}, {hi})"
+                    f"its free slot is [{s.start}, {s.end})"
                 )
+            lo, hi = s.start, s.end  # distances to the slot's own edges, unclipped (SPEC §3)
         cap = _price_cap(job) if price_cap else None
         if cap is not None and price > cap:
             out.append(f"price: {tag} is priced {price}, over the job's cap C = {cap}")

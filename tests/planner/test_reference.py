@@ -75,9 +75,11 @@ def _swap(items: list[tuple[int, int, int]], n: int, budget: int | None) -> list
 def _reference(
     inst: Instance, job: Job, selector: str, metric: str, cap: float | None
 ) -> tuple | None:
-    suitable = inst.suitable_slots(job)
+    pairs = inst.suitable_pairs(job)
     if cap is not None:
-        suitable = [s for s in suitable if _price(inst, s) <= cap]
+        pairs = [(c, s) for c, s in pairs if _price(inst, s) <= cap]
+    suitable = [c for c, _ in pairs]
+    hosts = [s for _, s in pairs]  # distances to the slots' own edges (SPEC §3)
     perf = [inst.node(s.node).performance for s in suitable]
     budget, n = (None if cap is not None else job.effective_budget), job.nodes
     square = inst.geometry == "square"
@@ -104,7 +106,7 @@ def _reference(
                     chosen = None
             if chosen is None:
                 continue
-            slots = [suitable[i] for _, i, _ in chosen]
+            slots = [hosts[i] for _, i, _ in chosen]
             key = (_value(inst, job, t, slots, metric), t)
             if best is None or key < best[0]:
                 order = inst.node_index

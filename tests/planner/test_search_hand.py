@@ -221,15 +221,15 @@ def test_release_and_deadline_clip_the_slots(tiny: Instance, name: str) -> None:
 
     Release 8: the starts become 8 (a [8,20), b [8,14), c [8,30)), 10, 20,
     24; at T = 8 the pass reads a then b: {a, b} costs 16 ≤ 20, AMP's window,
-    recorded on the clipped slot [8, 20). Deadline 11: slots end by 11, so a
-    (8 quanta) dies at T = 4 and d [10,11) is too short; only {b, c} at
-    T = 6 remains (b [4,11), c [6,11)): every algorithm returns it.
+    recorded on a's own slot [0, 20) (the release is no neighbouring task).
+    Deadline 11: slots end by 11, so a (8 quanta) dies at T = 4 and d [10,11)
+    is too short; only {b, c} at T = 6 remains (b [4,11), c [6,11)): every algorithm returns it.
     """
     job = dataclasses.replace(tiny.job("j1"), release=8)
     if name == "amp":
         w = _found(with_job(tiny, job), "j1", name)
         assert (w.start, w.nodes) == (8, ("a", "b"))
-        assert (w.placements[0].slot_start, w.placements[0].slot_end) == (8, 20)
+        assert (w.placements[0].slot_start, w.placements[0].slot_end) == (0, 20)
     job = dataclasses.replace(tiny.job("j1"), deadline=11)
     w = _found(with_job(tiny, job), "j1", name)
     assert (w.start, w.nodes, w.finish) == (6, ("b", "c"), 10)
