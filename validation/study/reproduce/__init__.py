@@ -1,7 +1,8 @@
 """Paper reproductions as named studies: ``planner study reproduce NAME`` prints paper vs ours.
 
-The papers' numbers live in ``validation/data/NAME.json`` with their seed
-file and section; see the README's "Optimality-gap studies" section for the tables.
+The papers' numbers live in ``validation/data/NAME.json``, each with its
+source file, section and the sentence it is read from; ``docs/reproductions.md``
+has the tables, the open settings and the causes of every difference.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq
-from validation.study.reproduce.common import Comparison, reference
+from validation.study.reproduce.common import Comparison, citation, reference
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ def _entry(module: object) -> Reproduction:
     ref = reference(module.NAME)  # type: ignore[attr-defined]
     return Reproduction(
         module.NAME,  # type: ignore[attr-defined]
-        f"seed {ref['seed_file'][:3]} {ref['section']}",
+        citation(ref),
         ref["title"],
         module.DEFAULT_RUNS,  # type: ignore[attr-defined]
         module.run,  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, mean, paper, reference
+from validation.study.reproduce.common import Comparison, citation, mean, paper, reference
 from validation.study.spec import instance_seed
 
 NAME = "amp-vs-alp"
@@ -82,7 +82,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     ref = reference(NAME)
     results = {r: measure(seed, runs, r) for r in READINGS}
     avg, kept = results[DEFAULT_READING]
-    cmp = Comparison(NAME, ref["title"], f"Toporkov et al. 2011 {ref['section']}, "
+    cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
                      f"{ref['paper_runs']['TM']} (TM) and {ref['paper_runs']['CM']} (CM) runs",
                      runs, kept)  # fmt: skip
     for p in PROBLEMS:

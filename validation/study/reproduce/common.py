@@ -17,6 +17,21 @@ def reference(name: str) -> dict[str, Any]:
     return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
 
 
+CITATIONS = {
+    "000": "Toporkov et al. 2011",
+    "001": "Klusáček & Rudová 2008",
+    "002": "Toporkov et al. 2012",
+    "003": "Toporkov et al. 2015",
+    "004": "Toporkov & Yemelyanov 2018",
+}
+"""The paper of each stored source file (``docs/references.md``)."""
+
+
+def citation(ref: dict[str, Any]) -> str:
+    """Return "Author et al. YEAR §N" for a reproduction's reference data."""
+    return f"{CITATIONS[ref['seed_file'][:3]]} {ref['section']}"
+
+
 def paper(ref: dict[str, Any], *keys: str) -> float | None:
     """Return the paper's number at ``ref["paper"][k1][k2]...`` (None when the paper gives none).
 
