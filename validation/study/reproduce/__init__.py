@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq
+from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq, timing
 from validation.study.reproduce.common import Comparison, citation, reference
 
 
@@ -37,14 +38,16 @@ def _entry(module: object) -> Reproduction:
 
 
 REPRODUCTIONS: dict[str, Reproduction] = {
-    r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord))
+    r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord, timing))
 }
 
 
-def reproduce(name: str, *, seed: int | None = None, runs: int | None = None) -> str:
-    """Run reproduction ``name`` and return the paper-vs-ours text."""
+def reproduce(
+    name: str, *, seed: int | None = None, runs: int | None = None, **options: Any
+) -> str:
+    """Run reproduction ``name`` and return the paper-vs-ours text (``options``: timing sizes)."""
     rep = REPRODUCTIONS[name]
-    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs)
+    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
     return cmp.render()
 
 
