@@ -105,3 +105,30 @@ def test_timing_slope_and_warm_up() -> None:
     calls: list[int] = []
     ms, got = timed(lambda: calls.append(1) or len(calls), 3)
     assert len(calls) == 4 and got == 4 and ms >= 0
+
+
+def test_dep_coord_multiple_best_is_csa_on_the_job_slots() -> None:
+    """MultipleBest's distances in dep-coord are those of ``search(..., "csa")`` with the job's
+    criterion set to dep (near) and coord (far); its windows record the instance's own slots."""
+    import dataclasses
+    import statistics
+
+    from instances import generate
+    from planner import search
+    from validation import check_window
+    from validation.study.reproduce import dep_coord
+    from validation.study.spec import instance_seed
+
+    got = dep_coord.measure(0, 2, "gaps")
+    ref = reference("dep-coord")
+    near, far = [], []
+    for r in range(2):
+        inst = generate(ref["family"], instance_seed(0, r), **ref["params"])
+        job = inst.jobs[0]
+        wn = search(inst, dataclasses.replace(job, criterion="dep"), "csa")
+        wf = search(inst, dataclasses.replace(job, criterion="coord"), "csa")
+        assert check_window(inst, job, wn) == [] and check_window(inst, job, wf) == []
+        near.append(wn.near_distance)
+        far.append(wf.far_distance)
+    assert got["near"]["multiple_best"] == pytest.approx(statistics.fmean(near))
+    assert got["far"]["multiple_best"] == pytest.approx(statistics.fmean(far))
