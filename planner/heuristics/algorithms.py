@@ -1,7 +1,7 @@
 """The slot-search algorithms as callables ``solve(instance, job, criterion, slots, rng)``.
 
 Each returns a :class:`planner.Window` built by :func:`planner.window.make_window`
-(placements in node order, recording the clipped suitable slot that holds
+(placements in node order, recording the free slot that holds
 them) or None. :mod:`planner.registry` names them.
 """
 
