@@ -154,11 +154,23 @@ class Instance:
             The slot list to filter (default: the instance's); must be sorted
             by (start, node order), as the result is.
         """
+        return [clipped for clipped, _ in self.suitable_pairs(job, slots)]
+
+    def suitable_pairs(
+        self, job: Job, slots: Sequence[Slot] | None = None
+    ) -> list[tuple[Slot, Slot]]:
+        """Return ``(clipped, slot)`` for each slot that suits ``job``, as :meth:`suitable_slots`.
+
+        ``clipped`` is where the job's window may lie (the slot cut to the
+        job's release and deadline); ``slot`` is the free slot itself, whose
+        edges are the neighbouring tasks that DEP/COORD distances are
+        measured to (seed 004 §3.4: a release or deadline is no task).
+        """
         src = self.slots if slots is None else slots
         lo = job.release
         hi = job.deadline
         suits = {n.id: job.suits(n) for n in self.nodes}
-        out: list[Slot] = []
+        out: list[tuple[Slot, Slot]] = []
         for s in src:
             if not suits[s.node]:
                 continue
@@ -166,10 +178,11 @@ class Instance:
             end = s.end if hi is None else min(s.end, hi)
             if start >= end:
                 continue
-            out.append(s if (start, end) == (s.start, s.end) else Slot(s.node, start, end, s.price))
+            same = (start, end) == (s.start, s.end)
+            out.append((s if same else Slot(s.node, start, end, s.price), s))
         if lo is not None:
             order = self.node_index
-            out.sort(key=lambda s: (s.start, order[s.node]))
+            out.sort(key=lambda pair: (pair[0].start, order[pair[0].node]))
         return out
 
     def with_slots(self, slots: Sequence[Slot]) -> Instance:

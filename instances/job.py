@@ -97,6 +97,20 @@ class Job:
             return budget_from_price(self.max_price, self.volume, self.nodes)
         return None
 
+    @property
+    def price_cap(self) -> float | None:
+        """Return ALP's per-quantum price cap C (seed 000 §3, condition 2°c).
+
+        ``max_price`` when given; else the budget shared evenly over the
+        job's n tasks of V quanta, C = S / (V · n) (seed 000 §4: a window
+        total of 30 on three nodes is a cap of 10 per slot); else None.
+        """
+        if self.max_price is not None:
+            return self.max_price
+        if self.budget is not None:
+            return self.budget / (self.volume * self.nodes)
+        return None
+
     def suits(self, node: Node) -> bool:
         """Return True when ``node`` meets the minimum performance and every requirement."""
         if node.performance < self.min_performance:

@@ -77,7 +77,7 @@ ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in (
         Algorithm("alp", "min_start", False, "seed 000 §3 (ALP)",
-                  "AMP restricted to the slots priced at most the job's max_price C",
+                  "first n alive slots priced <= C (max_price, else S/(V n)); no budget",
                   solver=first_fit_solver(price_cap=True), resumable=True),
         Algorithm("amp", "min_start", True, "seed 000 §3 (AMP); seed 004 §4.2 (FirstFit)",
                   "first step whose n cheapest alive slots fit the budget",

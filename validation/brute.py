@@ -37,8 +37,11 @@ def _suits(job: Job, node: Node) -> bool:
     return True
 
 
-def _suitable(instance: Instance, job: Job, slots: Sequence[Slot] | None) -> list[Slot]:
-    """The slots of suitable nodes clipped to [release, deadline), sorted by (start, node order)."""
+def _suitable(
+    instance: Instance, job: Job, slots: Sequence[Slot] | None
+) -> list[tuple[Slot, Slot]]:
+    """(clipped, slot) for the slots of suitable nodes: ``clipped`` is cut to [release, deadline),
+    sorted by (clipped start, node order); ``slot`` keeps the edges distances are measured to."""
     order = {node.id: k for k, node in enumerate(instance.nodes)}
     nodes = {node.id: node for node in instance.nodes}
     out = []
@@ -48,8 +51,8 @@ def _suitable(instance: Instance, job: Job, slots: Sequence[Slot] | None) -> lis
         lo = s.start if job.release is None else max(s.start, job.release)
         hi = s.end if job.deadline is None else min(s.end, job.deadline)
         if lo < hi:
-            out.append(Slot(s.node, lo, hi, s.price))
-    return sorted(out, key=lambda s: (s.start, order[s.node]))
+            out.append((Slot(s.node, lo, hi, s.price), s))
+    return sorted(out, key=lambda pair: (pair[0].start, order[pair[0].node]))
 
 
 def _budget(job: Job) -> int | None:
@@ -114,26 +117,31 @@ def _solve(
     nodes = {node.id: node for node in instance.nodes}
     order = {node.id: k for k, node in enumerate(instance.nodes)}
     if free_start:
-        starts = range(min(s.start for s in suitable), max(s.end for s in suitable))
+        starts = range(min(c.start for c, _ in suitable), max(c.end for c, _ in suitable))
     else:
-        starts = sorted({s.start for s in suitable})
+        starts = sorted({c.start for c, _ in suitable})
     best: tuple[float, int, list[Slot], list[int], list[int]] | None = None
     for t in starts:
         # At most one slot per node contains t (slots of a node never overlap).
-        alive = sorted((s for s in suitable if s.start <= t < s.end), key=lambda s: order[s.node])
-        for subset in combinations(alive, job.nodes):
+        alive = sorted(
+            (pair for pair in suitable if pair[0].start <= t < pair[0].end),
+            key=lambda pair: order[pair[0].node],
+        )
+        for pairs in combinations(alive, job.nodes):
+            subset = [host for _, host in pairs]
             perf = [nodes[s.node].performance for s in subset]
             if instance.geometry == "square":
                 ds = [duration(job.volume, min(perf))] * len(subset)
             else:
                 ds = [duration(job.volume, p) for p in perf]
-            if any(t + d > s.end for s, d in zip(subset, ds, strict=True)):
+            if any(t + d > c.end for (c, _), d in zip(pairs, ds, strict=True)):
                 continue
             prices = [nodes[s.node].price if s.price is None else s.price for s in subset]
             costs = [cost(p, d) for p, d in zip(prices, ds, strict=True)]
             if budget is not None and sum(costs) > budget:
                 continue
             qs = [nodes[s.node].q for s in subset]
+            # distances to the slots' own edges, not to the release/deadline (SPEC §3)
             value = _metric(crit.metric, t, subset, ds, costs, qs)
             if best is None or sign * (best[0] - value) > _REL * max(abs(value), abs(best[0])):
                 best = (value, t, list(subset), ds, costs)

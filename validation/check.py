@@ -68,6 +68,7 @@ def check_window(
     *,
     slots: Sequence[Slot] | None = None,
     geometry: str | None = None,
+    price_cap: bool = False,
 ) -> list[str]:
     """Return the rules ``window`` violates for ``job`` (empty when it is feasible).
 
@@ -85,6 +86,10 @@ def check_window(
         instance's); a placement's recorded slot bounds must be one of them.
     geometry
         ``rough`` or ``square`` (default: the instance's).
+    price_cap
+        Check ALP's constraint instead of the budget (seed 000 §3, 2°c):
+        every placement's price is at most C, the job's ``max_price``, else
+        ``budget / (volume · nodes)``; the window total is not capped.
     """
     if window is None:
         return ["job: no window to check"]
@@ -134,11 +139,15 @@ def check_window(
         else:
             lo, hi, s = host
             price = s.price if s.price is not None else instance.node(p.node).price
-            if (p.slot_start, p.slot_end) != (lo, hi):
+            if (p.slot_start, p.slot_end) != (s.start, s.end):
                 out.append(
                     f"slot: {tag} records slot [{p.slot_start}, {p.slot_end}), "
-                    f"its free slot is [{lo}, {hi})"
+                    f"its free slot is [{s.start}, {s.end})"
                 )
+            lo, hi = s.start, s.end  # distances to the slot's own edges, unclipped (SPEC §3)
+        cap = _price_cap(job) if price_cap else None
+        if cap is not None and price > cap:
+            out.append(f"price: {tag} is priced {price}, over the job's cap C = {cap}")
         want = cost(price, p.end - p.start)
         if p.cost != want:
             out.append(f"cost: {tag} costs {p.cost}, price {price} gives {want}")
@@ -155,7 +164,7 @@ def check_window(
     if budget is None and job.max_price is not None:
         # S = floor(C · V · n) (SPEC §2), recomputed here rather than taken from instances.
         budget = math.floor(round(job.max_price * job.volume * job.nodes, 6))
-    if budget is not None and total > budget:
+    if budget is not None and total > budget and not price_cap:
         out.append(f"budget: window costs {total}, the budget is {budget}")
     nodes = instance.nodes
     recomputed = {
@@ -175,6 +184,14 @@ def check_window(
     return out
 
 
+def _price_cap(job: Job) -> float | None:
+    if job.max_price is not None:
+        return job.max_price
+    if job.budget is not None:
+        return job.budget / (job.volume * job.nodes)
+    return None
+
+
 def _remove(slots: list[Slot], node: str, start: int, end: int) -> None:
     for k, s in enumerate(slots):
         if s.node == node and s.start <= start and end <= s.end:
@@ -188,7 +205,7 @@ def _remove(slots: list[Slot], node: str, start: int, end: int) -> None:
 
 
 def check_alternatives(
-    instance: Instance, windows: Sequence[Any], *, sequential: bool = True
+    instance: Instance, windows: Sequence[Any], *, sequential: bool = True, price_cap: bool = False
 ) -> list[str]:
     """Return the rules a set of windows violates (empty when all are feasible together).
 
@@ -203,13 +220,16 @@ def check_alternatives(
         slots left after subtracting windows 0..k-1, so its recorded slot
         bounds must be those of the reduced list. False (joint models): each
         window is checked on the instance's slots.
+    price_cap
+        Check ALP's per-slot price cap instead of the budget (see :func:`check_window`).
     """
     out: list[str] = []
     slots = list(instance.slots)
     busy: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
     for k, w in enumerate(windows):
         current = slots if sequential else instance.slots
-        out.extend(f"{v} (window {k})" for v in check_window(instance, w.job, w, slots=current))
+        found = check_window(instance, w.job, w, slots=current, price_cap=price_cap)
+        out.extend(f"{v} (window {k})" for v in found)
         for p in w.placements:
             busy[p.node].append((p.start, p.end, k))
             if sequential:

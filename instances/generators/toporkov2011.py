@@ -16,8 +16,12 @@ Choices where the paper is silent (documented in the README's "Instance families
 - money unit: prices are multiplied by ``money_unit`` (default 100, i.e. one
   project money unit is 1/100 of the paper's), so ``cost()``'s rounding up to
   an integer loses less than 0.01 of the paper's unit per task;
-- each job's price cap C (for ALP) is ``money_unit * 1.7^x`` with x uniform
-  between its minimum performance and ``performance_max``; its budget is
+- each job's price cap C (for ALP) is, by ``price_cap``: ``uniform`` (the
+  default) ``money_unit * 1.7^x`` with x uniform between its minimum
+  performance P and ``performance_max``; ``min_performance``
+  ``money_unit * 1.7^P``, the market price of a node of performance P
+  (seed 000 §6 ties C to P: together they set "the minimum acceptable
+  price/quality"); ``dearest`` 1.25 times that; its budget is
   AMP's S = k·C·V·n of seed 000 §6 (``budget_factor`` k, default 1: no
   explicit budget, so SPEC §2 derives S = floor(C·V·n)).
 """
@@ -36,6 +40,9 @@ from instances.node import Node
 from instances.slot import Slot
 
 NAME = "toporkov2011"
+PRICE_CAPS = ("uniform", "min_performance", "dearest")
+"""Readings of a job's cap C: base^x with x uniform in [P, performance_max]; base^P (the
+price of a node of the job's minimum performance P, seed 000 §6); (1 + spread) · base^P."""
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
@@ -72,7 +79,11 @@ def _job(rng: np.random.Generator, k: int, p: dict[str, float | int | str]) -> J
     volume = float(rng.integers(int(p["volume_min"]), int(p["volume_max"]) + 1))
     min_perf = round(float(rng.uniform(p["min_performance_min"], p["min_performance_max"])), 2)
     level = float(rng.uniform(min_perf, max(min_perf, float(p["performance_max"]))))
-    max_price = round(float(p["money_unit"]) * float(p["price_base"]) ** level, 2)
+    reading = str(p["price_cap"])
+    if reading != "uniform":
+        level = min_perf  # the price of a node of the job's minimum performance P
+    dear = 1 + float(p["price_spread"]) if reading == "dearest" else 1.0
+    max_price = round(float(p["money_unit"]) * dear * float(p["price_base"]) ** level, 2)
     factor = float(p["budget_factor"])
     budget = None if factor == 1.0 else math.floor(round(factor * max_price * volume * n, 6))
     return Job(
@@ -104,6 +115,8 @@ def _check(p: dict[str, float | int | str]) -> None:
     check(NAME, "money_unit", p["money_unit"] > 0, "must be > 0")
     check(NAME, "budget_factor", p["budget_factor"] > 0, "must be > 0")
     check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
+    caps = ", ".join(PRICE_CAPS)
+    check(NAME, "price_cap", p["price_cap"] in PRICE_CAPS, f"must be one of {caps}")
 
 
 FAMILY = Family(
@@ -130,6 +143,7 @@ FAMILY = Family(
         "min_performance_min": 1.0,
         "min_performance_max": 2.0,
         "budget_factor": 1.0,
+        "price_cap": "uniform",
         "criterion": "min_start",
     },
     build=build,

@@ -11,7 +11,9 @@ performances (as in seeds 002/003); load levels in [0, 30%]
 (hypergeometric, mean 15%); price per quantum ``0.08 · p · (1 + e)``,
 ``e ~ N(0, 0.15)``, so a 7-node window on one performance level costs about
 448 and S = 644 binds only on mixed-performance windows; q rounded to 2
-decimals; criterion ``max_q`` (seed 004 §4.2).
+decimals; criterion ``max_q`` (seed 004 §4.2). The ``maxq`` and ``dep-coord``
+reproductions read the price scale from the budget instead,
+``unit_price = S / (V · n) = 0.115`` (``docs/reproductions.md``).
 """
 
 from __future__ import annotations

@@ -186,9 +186,9 @@ class JointModel:
         m, T, near = self.model, self.T[j], name == "near_distance"
         dist = []
         for k, (o, v) in enumerate(zip(sp.options, y, strict=True)):
-            u = m.NewIntVar(0, o.slot.end - o.slot.start - o.d, f"u{j}_{k}")
+            u = m.NewIntVar(0, o.host.end - o.host.start - o.d, f"u{j}_{k}")
             m.Add(u == 0).OnlyEnforceIf(v.Not())
-            for edge in (T - o.slot.start, o.slot.end - o.d - T):
+            for edge in (T - o.host.start, o.host.end - o.d - T):  # unclipped (SPEC §3)
                 m.Add(u <= edge if near else u >= edge).OnlyEnforceIf(v)
             dist.append(u)
         return sum(dist), sp.n

@@ -200,7 +200,7 @@ def solve_joint(
     windows: list[Window] = []
     for j, (T, chosen) in sorted((out["solution"] or {}).items()):
         slots = sorted(
-            (spaces[j].options[k].slot for k in chosen), key=lambda s: instance.node_index[s.node]
+            (spaces[j].options[k].host for k in chosen), key=lambda s: instance.node_index[s.node]
         )
         windows.append(make_window(instance, batch[j], T, slots))
     found = out["solution"] is not None

@@ -29,6 +29,8 @@ class Option:
     q: float
     level: int
     exact: bool
+    host: Slot
+    """The free slot itself (``slot`` is cut to the release/deadline); DEP/COORD edges."""
 
 
 @dataclass
@@ -51,11 +53,12 @@ class JobSpace:
         self.square = inst.geometry == "square"
         self.n = job.nodes
         self.budget = job.effective_budget
-        suitable = inst.suitable_slots(job)
+        pairs = inst.suitable_pairs(job)
+        suitable = [clipped for clipped, _ in pairs]
         rough = {s.node: duration(job.volume, inst.node(s.node).performance) for s in suitable}
         self.levels = sorted(set(rough.values())) if self.square else [0]
         self.options = []
-        for s in suitable:
+        for s, host in pairs:
             node = inst.node(s.node)
             price = inst.slot_price(s)
             for level in self.levels if self.square else [rough[s.node]]:
@@ -63,7 +66,7 @@ class JobSpace:
                 if d < rough[s.node] or s.end - s.start < d:
                     continue
                 self.options.append(
-                    Option(s, s.node, d, cost(price, d), node.q, level, d == rough[s.node])
+                    Option(s, s.node, d, cost(price, d), node.q, level, d == rough[s.node], host)
                 )
         self.slot_starts = sorted({o.slot.start for o in self.options})
 

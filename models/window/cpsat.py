@@ -157,16 +157,17 @@ class WindowModel:
             self.scale = n
             near = metric == "near_distance"
             dist = []
+            es, ee = sp.es.tolist(), sp.ee.tolist()  # the slots' own edges (SPEC §3)
             for j in self.slots:
-                u = m.NewIntVar(0, e[j] - s[j] - r[j], f"u{j}")
+                u = m.NewIntVar(0, ee[j] - es[j] - r[j], f"u{j}")
                 dist.append(u)
                 m.Add(u == 0).OnlyEnforceIf(x[j].Not())
                 if near:
-                    m.Add(u <= T - s[j]).OnlyEnforceIf(x[j])
-                    m.Add(u <= e[j] - d[j] - T).OnlyEnforceIf(x[j])
+                    m.Add(u <= T - es[j]).OnlyEnforceIf(x[j])
+                    m.Add(u <= ee[j] - d[j] - T).OnlyEnforceIf(x[j])
                 else:
-                    m.Add(u >= T - s[j]).OnlyEnforceIf(x[j])
-                    m.Add(u >= e[j] - d[j] - T).OnlyEnforceIf(x[j])
+                    m.Add(u >= T - es[j]).OnlyEnforceIf(x[j])
+                    m.Add(u >= ee[j] - d[j] - T).OnlyEnforceIf(x[j])
             (m.Maximize if near else m.Minimize)(sum(dist))
 
     def solve(

@@ -49,7 +49,7 @@ def optimistic_bounds(
             continue
         if metric in ("near_distance", "far_distance"):
             tt = t[rows][:, None]
-            before, after = tt - sp.s[None, :], sp.e[None, :] - tt - d[None, :]
+            before, after = tt - sp.es[None, :], sp.ee[None, :] - tt - d[None, :]
             z = (
                 -np.minimum(before, after) if metric == "near_distance"
                 else np.maximum(before, after)

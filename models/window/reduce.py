@@ -54,7 +54,7 @@ def _selection_values(sp: WindowSpace, t: np.ndarray, level: int, pick: np.ndarr
         return d.max(axis=1) + (t if metric == "finish" else 0)
     if metric in ("near_distance", "far_distance"):
         tt = t[:, None]
-        before, after = tt - sp.s[pick], sp.e[pick] - tt - d
+        before, after = tt - sp.es[pick], sp.ee[pick] - tt - d
         z = -np.minimum(before, after) if metric == "near_distance" else np.maximum(before, after)
         return z.sum(axis=1).astype(float)
     return sp.values(0, level)[pick].sum(axis=1)
@@ -162,7 +162,7 @@ def _slot_values(sp: WindowSpace, t: np.ndarray, level: int) -> np.ndarray:
         return np.broadcast_to(d.astype(float), (len(t), sp.m))
     if metric in ("near_distance", "far_distance"):
         tt = t[:, None]
-        before, after = tt - sp.s[None, :], sp.e[None, :] - tt - d[None, :]
+        before, after = tt - sp.es[None, :], sp.ee[None, :] - tt - d[None, :]
         z = -np.minimum(before, after) if metric == "near_distance" else np.maximum(before, after)
         return z.astype(float)
     return np.broadcast_to(sp.values(0, level), (len(t), sp.m))

@@ -7,8 +7,10 @@ arrays over the job's suitable slots and enumerates the *candidates*
 
 - AEP space (SPEC §4, default): T is the start of some suitable slot;
 - free start: every integer T. For a fixed slot subset every metric is
-  piecewise linear in T with breakpoints at ``s``, ``e - d`` and
-  ``(s + e - d) / 2`` (DEP/COORD distances, seed 004 §3.4), so the integer
+  piecewise linear in T with breakpoints at ``s``, ``e - d`` (the window's
+  range, clipped to the release and deadline) and ``(s' + e' - d) / 2`` with
+  ``s', e'`` the slot's own edges (DEP/COORD distances, seed 004 §3.4,
+  measured unclipped), so the integer
   optimum lies at one of those points, rounded down or up; the candidate
   list holds exactly these T (the CP-SAT model ranges over all integers and
   cross-checks the argument).
@@ -59,12 +61,17 @@ class WindowSpace:
     def __post_init__(self) -> None:
         inst, job = self.instance, self.job
         self.geometry = self.geometry or inst.geometry
-        self.suitable = inst.suitable_slots(job, self.slots)
+        pairs = inst.suitable_pairs(job, self.slots)
+        self.suitable = [clipped for clipped, _ in pairs]
+        self.hosts = [slot for _, slot in pairs]
         nodes = [inst.node(s.node) for s in self.suitable]
         self.n = job.nodes
         self.budget = job.effective_budget
         self.s = np.array([s.start for s in self.suitable], dtype=np.int64)
         self.e = np.array([s.end for s in self.suitable], dtype=np.int64)
+        # DEP/COORD measure to the slot's own edges, not to the release/deadline (SPEC §3)
+        self.es = np.array([s.start for s in self.hosts], dtype=np.int64)
+        self.ee = np.array([s.end for s in self.hosts], dtype=np.int64)
         self.node = np.array([inst.node_index[s.node] for s in self.suitable], dtype=np.int64)
         self.price = [inst.slot_price(s) for s in self.suitable]
         self.q = np.array([nd.q for nd in nodes], dtype=float)
@@ -100,9 +107,10 @@ class WindowSpace:
             return np.unique(self.s)
         mask = self.eligible(level)
         s, e, d = self.s[mask], self.e[mask], self.durations(level)[mask]
+        es, ee = self.es[mask], self.ee[mask]
         ok = e - s >= d
-        s, e, d = s[ok], e[ok], d[ok]
-        mid = s + e - d
+        s, e, d, es, ee = s[ok], e[ok], d[ok], es[ok], ee[ok]
+        mid = np.clip(es + ee - d, 2 * s, 2 * (e - d))
         pts = np.unique(np.concatenate([s, e - d, mid // 2, (mid + 1) // 2]))
         return pts
 
@@ -151,7 +159,7 @@ class WindowSpace:
             return d.astype(float)
         if metric == "q":
             return -self.q
-        before, after = t - self.s, self.e - t - d
+        before, after = t - self.es, self.ee - t - d
         if metric == "near_distance":
             return -np.minimum(before, after).astype(float)
         if metric == "far_distance":
@@ -161,7 +169,7 @@ class WindowSpace:
     def window(self, t: int, chosen: Sequence[int]) -> Window:
         """Return the window starting at ``t`` on the chosen slot indices (via ``make_window``)."""
         order = self.instance.node_index
-        picked = sorted((self.suitable[i] for i in chosen), key=lambda s: order[s.node])
+        picked = sorted((self.hosts[i] for i in chosen), key=lambda s: order[s.node])
         return make_window(self.instance, self.job, int(t), picked, self.geometry)
 
 

@@ -78,6 +78,21 @@ def _number(kind: str, cast: type, minimum: float) -> Any:
     return parse
 
 
+def _sizes(kind: str) -> Any:
+    def parse(text: str) -> list[int]:
+        try:
+            values = [int(x) for x in text.split(",")]
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{kind} must be comma-separated integers, got '{text}'"
+            ) from None
+        if any(v < 1 for v in values):
+            raise argparse.ArgumentTypeError(f"{kind} values must be >= 1, got '{text}'")
+        return values
+
+    return parse
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``study`` command and its subcommands."""
     p = sub.add_parser("study", help="optimality-gap studies and paper reproductions")
@@ -117,6 +132,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("name", nargs="?", help="experiment name (omit to list them)")
     r.add_argument("--seed", type=_number("--seed", int, 0), help="override the default seed")
     r.add_argument("--runs", type=_number("--runs", int, 1), help="override the run count")
+    r.add_argument("--repeats", type=_number("--repeats", int, 1),
+                   help="timing only: timed searches per instance after the warm-up (default 3)")
+    r.add_argument("--nodes", type=_sizes("--nodes"),
+                   help="timing only: node counts, comma-separated (default 50,100,200,300,400)")
+    r.add_argument("--intervals", type=_sizes("--intervals"),
+                   help="timing only: interval lengths, comma-separated (default 600,...,3600)")
     r.set_defaults(run=run_reproduce)
 
     for name, helptext in (("report", "re-render the report of a study database"),
@@ -288,5 +309,10 @@ def run_reproduce(args: argparse.Namespace) -> int:
     if args.name not in REPRODUCTIONS:
         raise UsageError(f"planner study reproduce: unknown experiment '{args.name}' "
                          f"(choose from: {', '.join(REPRODUCTIONS)})")  # fmt: skip
-    print(reproduce(args.name, seed=args.seed, runs=args.runs))
+    options = {k: getattr(args, k) for k in ("repeats", "nodes", "intervals")}
+    options = {k: v for k, v in options.items() if v is not None}
+    if options and args.name != "timing":
+        raise UsageError(f"planner study reproduce: --{next(iter(options))} applies to "
+                         f"'timing' only")  # fmt: skip
+    print(reproduce(args.name, seed=args.seed, runs=args.runs, **options))
     return 0

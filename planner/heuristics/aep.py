@@ -34,6 +34,8 @@ def feed_arrays(feed: Feed) -> SimpleNamespace:
         perf=np.array(feed.perf, dtype=float),
         start=np.array(feed.start, dtype=np.int64),
         end=np.array(feed.end, dtype=np.int64),
+        edge_start=np.array(feed.edge_start, dtype=np.int64),
+        edge_end=np.array(feed.edge_end, dtype=np.int64),
         rough=np.array(feed.rough, dtype=np.int64),
         q=np.array(feed.q, dtype=float),
     )

@@ -1,7 +1,7 @@
 """The slot-search algorithms as callables ``solve(instance, job, criterion, slots, rng)``.
 
 Each returns a :class:`planner.Window` built by :func:`planner.window.make_window`
-(placements in node order, recording the clipped suitable slot that holds
+(placements in node order, recording the free slot that holds
 them) or None. :mod:`planner.registry` names them.
 """
 
@@ -33,7 +33,12 @@ def build(feed: Feed, t: int, chosen: Sequence[int]) -> Window:
 
 
 def first_fit_solver(*, price_cap: bool) -> Solver:
-    """Return AMP (``price_cap=False``) or ALP (only slots priced ≤ the job's C)."""
+    """Return AMP (``price_cap=False``) or ALP (only slots priced ≤ the job's C, no budget S).
+
+    ALP (seed 000 §3) stops at the first n alive slots priced at most C
+    (:attr:`instances.Job.price_cap`); the window is those n slots, whatever
+    their rounded total. AMP takes the n cheapest alive slots within S.
+    """
 
     def solve(
         instance: Instance,
@@ -42,8 +47,9 @@ def first_fit_solver(*, price_cap: bool) -> Solver:
         slots: Sequence[Slot] | None,
         rng: np.random.Generator,
     ) -> Window | None:
-        cap = job.max_price if price_cap else None
-        feed = Feed(instance, job, slots, max_price=cap)
+        feed = Feed(instance, job, slots, max_price=job.price_cap if price_cap else None)
+        if price_cap:
+            feed.budget = None  # ALP: condition 2°c alone, no window budget (seed 000 §3)
         got = first_fit(Run(feed, "start", instance.geometry == "square", rng))
         return None if got is None else build(feed, *got)
 

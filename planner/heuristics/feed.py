@@ -19,8 +19,10 @@ class Feed:
     Item ``i`` (its *read index*, which also breaks every tie) has ``start[i]``,
     ``end[i]``, ``node[i]`` (node order), ``perf[i]`` (its node's
     performance), ``rough[i]`` (its rough task duration ``duration(V, p)``),
-    ``q[i]``, ``price[i]`` and ``slot[i]`` (the clipped :class:`Slot` a
-    placement records).
+    ``q[i]``, ``price[i]``, ``slot[i]`` (the free :class:`Slot` itself, which
+    a placement records) and ``edge_start[i]``, ``edge_end[i]`` (its edges:
+    DEP/COORD distances are measured to them, unclipped, SPEC §3).
+    ``start``/``end`` are clipped to the job's release and deadline.
 
     Parameters
     ----------
@@ -51,6 +53,8 @@ class Feed:
         self.q: list[float] = []
         self.price: list[float] = []
         self.slot: list[Slot] = []
+        self.edge_start: list[int] = []
+        self.edge_end: list[int] = []
         self._costs: dict[tuple[float, int], int] = {}
         info: dict[str, tuple[int, float, int, float, float] | None] = {}
         for k, nd in enumerate(instance.nodes):
@@ -61,14 +65,15 @@ class Feed:
                 info[nd.id] = None
         self._info = info
         self._cap = max_price
+        source: Sequence[tuple[Slot, Slot]] | Sequence[Slot]
         if job.release is not None:
-            # clipping to the release reorders starts: filter eagerly (Instance.suitable_slots)
-            source: Sequence[Slot] = instance.suitable_slots(job, slots)
+            # clipping to the release reorders starts: filter eagerly (Instance.suitable_pairs)
+            source = instance.suitable_pairs(job, slots)
         else:
             source = instance.slots if slots is None else slots
         self.capacity: int | None = len(source) if hasattr(source, "__len__") else None
         """An upper bound on the number of slots the feed can hold, when known."""
-        self._source: Iterator[Slot] | None = iter(source)
+        self._source: Iterator[Slot | tuple[Slot, Slot]] | None = iter(source)
 
     @property
     def complete(self) -> bool:
@@ -86,8 +91,10 @@ class Feed:
         info, deadline, cap = self._info, self.job.deadline, self._cap
         start, end, node, rough, perf = self.start, self.end, self.node, self.rough, self.perf
         q_list, price_list, slot_list = self.q, self.price, self.slot
+        edge_start, edge_end = self.edge_start, self.edge_end
         got = 0
-        for s in src:
+        for item in src:
+            s, host = item if isinstance(item, tuple) else (item, item)
             data = info[s.node]
             if data is None:
                 continue
@@ -95,18 +102,21 @@ class Feed:
             price = node_price if s.price is None else s.price
             if cap is not None and price > cap:
                 continue
-            if deadline is not None and s.end > deadline:
+            s_end = s.end
+            if deadline is not None and s_end > deadline:
                 if s.start >= deadline:
                     continue
-                s = Slot(s.node, s.start, deadline, s.price)
+                s_end = deadline
             start.append(s.start)
-            end.append(s.end)
+            end.append(s_end)
+            edge_start.append(host.start)
+            edge_end.append(host.end)
             node.append(k)
             perf.append(p)
             rough.append(r)
             q_list.append(q)
             price_list.append(price)
-            slot_list.append(s)
+            slot_list.append(host)
             got += 1
             if got == count:
                 return True

@@ -4,11 +4,9 @@ AMP (seed 000 steps 1°–4°): read slots in start order; as soon as at least n
 slots are alive, take the n cheapest; if they fit the budget S that is the
 window, else read on. The first such step has the earliest feasible start
 of the AEP space. ALP is the same pass over only the slots priced at most C
-(condition 2°c); on the seed's own data (integer prices, S = ⌊C·V·n⌋, tasks
-no longer than V) the first n alive such slots always fit S, so ALP stops
-as soon as n are alive, as the seed says; the budget test only matters for
-a job whose explicit budget is below that, or for real prices rounded up
-by SPEC §1, and keeps every window within S.
+(condition 2°c) with no budget test: it stops as soon as n such slots are
+alive and the window is those n slots, whatever their total (seed 000 §3;
+the window budget S is AMP's constraint, not ALP's).
 
 Square geometry (FirstFit of seed 004): one pass per performance level of
 SPEC §5 (fastest first, see :func:`planner.heuristics.sweep.performance_levels`);

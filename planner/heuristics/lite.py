@@ -51,8 +51,8 @@ def best_lite_step(run: Run, sw: Sweep) -> tuple[tuple[float, int], int, list[in
         d = arrays.rough[idx]
         if run.square:
             d = np.broadcast_to(d.max(axis=1, keepdims=True), d.shape)
-        before = t_arr[:, None] - arrays.start[idx]
-        after = arrays.end[idx] - t_arr[:, None] - d
+        before = t_arr[:, None] - arrays.edge_start[idx]
+        after = arrays.edge_end[idx] - t_arr[:, None] - d
         if run.metric == "near_distance":
             values = -np.minimum(before, after).sum(axis=1).astype(float)
         else:

@@ -29,9 +29,9 @@ def multiple_best(
 ) -> Window | None:
     """Return the best AMP alternative of ``job`` by ``criterion``, or None when AMP finds none."""
     order = instance.node_index
-    original = instance.suitable_slots(job, slots)
-    hosts = SlotList(original, order)
-    free = SlotList(original, order)
+    pairs = instance.suitable_pairs(job, slots)
+    hosts = SlotList([slot for _, slot in pairs], order)  # unclipped: DEP/COORD edges
+    free = SlotList([clipped for clipped, _ in pairs], order)
     crit = CRITERIA[criterion]
     best: tuple[tuple[float, int], Window] | None = None
     t0: int | None = None

@@ -68,7 +68,7 @@ def value(run: Run, t: int, chosen: Sequence[int]) -> float:
         return float(sum([feed.cost(i, di) for i, di in zip(chosen, d, strict=True)]))
     if metric == "proc_time":
         return float(sum(d))
-    s, e = feed.start, feed.end
+    s, e = feed.edge_start, feed.edge_end
     pairs = zip(chosen, d, strict=True)
     if metric == "near_distance":
         return -float(sum([min(t - s[i], e[i] - t - di) for i, di in pairs]))

@@ -17,18 +17,19 @@ from validation import check_alternatives
 
 def all_windows(inst: Instance, job: Job) -> list[Window]:
     """Return every window of ``job`` at any integer start within its budget (brute force)."""
-    slots = inst.suitable_slots(job)
+    pairs = inst.suitable_pairs(job)
     out = []
     budget = job.effective_budget
     for T in range(
-        min((s.start for s in slots), default=0), max((s.end for s in slots), default=0)
+        min((c.start for c, _ in pairs), default=0), max((c.end for c, _ in pairs), default=0)
     ):
-        alive = [s for s in slots if s.start <= T < s.end]
+        alive = [(c, s) for c, s in pairs if c.start <= T < c.end]
         for combo in itertools.combinations(alive, job.nodes):
             try:
-                w = make_window(inst, job, T, combo)
+                make_window(inst, job, T, [c for c, _ in combo])  # fits the clipped range
             except ValueError:
                 continue
+            w = make_window(inst, job, T, [s for _, s in combo])  # distances: own edges
             if budget is None or w.cost <= budget:
                 out.append(w)
     return out

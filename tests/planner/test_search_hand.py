@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
-from instances import Instance, Job, Node, Slot
+from instances import Instance, Job, Node, Slot, duration
 from planner import ALGORITHMS, resolve, search
 from tests.conftest import with_job
 from validation import check_window
@@ -31,7 +32,7 @@ from validation import check_window
 def _found(inst: Instance, job: str, name: str):
     window = search(inst, job, name)
     assert window is not None
-    assert check_window(inst, job, window) == []
+    assert check_window(inst, job, window, price_cap=name == "alp") == []
     return window
 
 
@@ -40,7 +41,7 @@ def _found(inst: Instance, job: str, name: str):
     [
         ("amp", 4, ("a", "b"), 4),  # T = 4: a + b cost 16 ≤ 20, the first fitting step
         ("first_fit", 4, ("a", "b"), 4),  # alias of amp
-        ("alp", 4, ("a", "b"), 4),  # j1 has no max_price C: every slot is admitted
+        ("alp", 6, ("a", "c"), 6),  # C = S/(V·n) = 20/16 = 1.25 admits a (1) and c (1) only
         ("csa", 4, ("a", "b"), 4),  # j1's criterion is min_start: the first alternative
         ("min_cost", 10, ("c", "d"), 10),  # n cheapest: 16, 12, 10 (T=10: c+d), 12, 12
         ("min_runtime", 6, ("b", "c"), 4),  # T=6: {c, a} then b (4 < 8) swaps a out
@@ -89,19 +90,79 @@ def test_alp_keeps_to_the_price_cap(tiny: Instance) -> None:
     assert (amp.start, amp.nodes) == (4, ("a", "b"))
 
 
-def test_alp_reads_on_when_rounding_breaks_the_budget() -> None:
+def test_alp_ignores_the_budget_that_rounding_breaks() -> None:
     """C = 1.5, V = 3, n = 1: S = ⌊4.5⌋ = 4, but a 1.5-priced task costs ⌈4.5⌉ = 5.
 
     Nodes u (p 1, price 1.5) free [0,10) and v (p 1, price 1) free [5,10).
-    At T = 0 only u is alive and over S; ALP reads on (rather than return a
-    window over budget) and takes v at T = 5 for 3, as AMP does.
+    ALP follows seed 000 §3 (condition 2°c alone): u respects C, so the
+    window is u at T = 0 for 5. AMP keeps to S and takes v at T = 5 for 3.
     """
     nodes = (Node("u", 1.0, price=1.5), Node("v", 1.0, price=1.0))
     slots = (Slot("u", 0, 10), Slot("v", 5, 10))
     inst = Instance(nodes=nodes, slots=slots, jobs=(Job("j", nodes=1, volume=3.0, max_price=1.5),))
-    for name in ("alp", "amp"):
-        w = _found(inst, "j", name)
-        assert (w.start, w.nodes, w.cost) == (5, ("v",), 3), name
+    alp, amp = _found(inst, "j", "alp"), _found(inst, "j", "amp")
+    assert (alp.start, alp.nodes, alp.cost) == (0, ("u",), 5)
+    assert (amp.start, amp.nodes, amp.cost) == (5, ("v",), 3)
+    assert check_window(inst, "j", alp, price_cap=True) == []
+    assert check_window(inst, "j", alp)[0].startswith("budget:")
+
+
+@pytest.mark.parametrize(
+    ("prices", "start"),
+    [
+        ((1.0, 1.0, 1.0), 0),  # all three ≤ C = 30/(10·3) = 1: ALP takes them at T = 0
+        ((1.0, 1.2, 1.0), 5),  # b over C (seed 000 §4: cpu6 at 12 > 10 is skipped): d joins at 5
+        ((0.9, 1.0, 1.0), 0),  # total 29 ≤ 30; still the first three
+    ],
+)
+def test_alp_cap_from_a_budget(prices: tuple[float, ...], start: int) -> None:
+    """A job with only a budget S gets C = S / (V · n) per slot (seed 000 §4's 30 on 3 nodes)."""
+    nodes = tuple(Node(k, 1.0, price=p) for k, p in zip("abc", prices, strict=True))
+    nodes += (Node("d", 1.0, price=0.5),)
+    slots = (*(Slot(k, 0, 40) for k in "abc"), Slot("d", 5, 40))
+    job = Job("j", nodes=3, volume=10.0, budget=30)
+    inst = Instance(nodes=nodes, slots=slots, jobs=(job,))
+    assert job.price_cap == pytest.approx(1.0)
+    w = _found(inst, "j", "alp")
+    assert w.start == start
+    assert all(inst.node(n).price <= 1.0 for n in w.nodes)
+
+
+def test_alp_finds_n_capped_slots_whatever_their_total() -> None:
+    """ALP finds a window whenever n slots priced ≤ C are alive together, whatever their total.
+
+    Random small lists: whenever some slot start T has n alive slots priced
+    at most C, ALP returns a window starting no later than the first such T,
+    and every placement respects C (checked by the independent checker).
+    """
+    rng = np.random.default_rng(7)
+    for trial in range(200):
+        m, n = int(rng.integers(2, 8)), int(rng.integers(1, 4))
+        nodes = tuple(
+            Node(f"x{i}", float(rng.choice([1.0, 2.0])), price=float(rng.choice([0.9, 1.0, 1.3])))
+            for i in range(m)
+        )
+        starts = sorted(int(v) for v in rng.integers(0, 20, size=m))
+        slots = tuple(
+            Slot(f"x{i}", s, s + int(rng.integers(3, 25))) for i, s in enumerate(starts)
+        )
+        job = Job("j", nodes=n, volume=float(rng.integers(2, 10)), max_price=1.0)
+        inst = Instance(nodes=nodes, slots=slots, jobs=(job,))
+        first = None
+        for t in sorted({s.start for s in slots}):
+            alive = [
+                s for s in slots
+                if s.start <= t and t + duration(job.volume, inst.node(s.node).performance) <= s.end
+                and inst.node(s.node).price <= 1.0
+            ]  # fmt: skip
+            if len(alive) >= n:
+                first = t
+                break
+        w = search(inst, job, "alp")
+        assert (w is None) == (first is None), trial
+        if w is not None:
+            assert w.start == first, trial
+            assert check_window(inst, job, w, price_cap=True) == [], trial
 
 
 def test_single_node_job(tiny: Instance) -> None:
@@ -160,15 +221,15 @@ def test_release_and_deadline_clip_the_slots(tiny: Instance, name: str) -> None:
 
     Release 8: the starts become 8 (a [8,20), b [8,14), c [8,30)), 10, 20,
     24; at T = 8 the pass reads a then b: {a, b} costs 16 ≤ 20, AMP's window,
-    recorded on the clipped slot [8, 20). Deadline 11: slots end by 11, so a
-    (8 quanta) dies at T = 4 and d [10,11) is too short; only {b, c} at
-    T = 6 remains (b [4,11), c [6,11)): every algorithm returns it.
+    recorded on a's own slot [0, 20) (the release is no neighbouring task).
+    Deadline 11: slots end by 11, so a (8 quanta) dies at T = 4 and d [10,11)
+    is too short; only {b, c} at T = 6 remains (b [4,11), c [6,11)): every algorithm returns it.
     """
     job = dataclasses.replace(tiny.job("j1"), release=8)
     if name == "amp":
         w = _found(with_job(tiny, job), "j1", name)
         assert (w.start, w.nodes) == (8, ("a", "b"))
-        assert (w.placements[0].slot_start, w.placements[0].slot_end) == (8, 20)
+        assert (w.placements[0].slot_start, w.placements[0].slot_end) == (0, 20)
     job = dataclasses.replace(tiny.job("j1"), deadline=11)
     w = _found(with_job(tiny, job), "j1", name)
     assert (w.start, w.nodes, w.finish) == (6, ("b", "c"), 10)

@@ -133,12 +133,15 @@ def test_max_price_gives_the_budget(tiny: Instance) -> None:
 
 
 def test_release_clips_slots(tiny: Instance) -> None:
-    """Release 8: slots start no earlier than 8; {a,b} at T=8, a's slot recorded as [8, 20)."""
+    """Release 8: windows start no earlier than 8; {a,b} at T=8, a's own slot [0, 20) recorded.
+
+    The release restricts the window, not the neighbouring tasks (SPEC §3).
+    """
     job = dataclasses.replace(tiny.job("j1"), release=8)
     inst = _only(tiny, job)
     w = brute_force(inst, job)
     assert (w.start, w.nodes) == (8, ("a", "b"))
-    assert (w.placements[0].slot_start, w.placements[0].slot_end) == (8, 20)
+    assert (w.placements[0].slot_start, w.placements[0].slot_end) == (0, 20)
     assert check_window(inst, job, w) == []
 
 

@@ -13,9 +13,9 @@ from validation.study.reproduce.common import reference
 SEEDS = Path(__file__).resolve().parents[2] / ".." / "shared" / "seeds"
 
 
-def test_the_four_named_studies_are_registered() -> None:
-    """The issue's four reproductions, each with a default run count."""
-    assert list(REPRODUCTIONS) == ["amp-vs-alp", "aep-criteria", "maxq", "dep-coord"]
+def test_the_named_studies_are_registered() -> None:
+    """The four result reproductions and the timing one, each with a default run count."""
+    assert list(REPRODUCTIONS) == ["amp-vs-alp", "aep-criteria", "maxq", "dep-coord", "timing"]
     assert all(r.default_runs >= 1 for r in REPRODUCTIONS.values())
 
 
@@ -35,7 +35,7 @@ def test_reference_data_names_its_source(name: str) -> None:
         ("amp-vs-alp", 3, ["TM", "CM", "alternatives_per_job", "59.85", "34.28"]),
         ("aep-criteria", 1, ["min_runtime", "csa", "33.00", "1027"]),
         ("maxq", 1, ["max_q_lite", "multiple_best", "61.80"]),
-        ("dep-coord", 1, ["dep_lite", "coord_lite", "369.00", "52.00"]),
+        ("dep-coord", 1, ["dep_lite", "coord_lite", "369.00", "52.00", "busy at the start"]),
     ],
 )
 def test_tiny_run_prints_paper_and_ours(name: str, runs: int, expect: list[str]) -> None:
@@ -49,13 +49,17 @@ def test_tiny_run_prints_paper_and_ours(name: str, runs: int, expect: list[str])
     assert len(cmp.orderings) == len(reference(name)["orderings"])
     stored = set(_numbers(reference(name)["paper"]))
     assert {paper for _, _, _, paper, _, _ in cmp.rows if paper is not None} <= stored
+    assert cmp.settings and cmp.sensitivity  # open settings and their sensitivity table
+    assert "sensitivity:" in text and "open settings" in text
 
 
 def _numbers(data: object) -> list[float]:
-    """Every number in a reference's ``paper`` block (the printed paper column's only source)."""
+    """Every stored number in a reference's ``paper`` block (the paper column's only source)."""
     if isinstance(data, dict):
+        if "value" in data:
+            return [data["value"]]
         return [x for v in data.values() for x in _numbers(v)]
-    return [data] if isinstance(data, (int, float)) else []
+    return []
 
 
 def test_exact_column_bounds_the_heuristic() -> None:
@@ -72,3 +76,59 @@ def test_cli_lists_and_rejects_names(capsys: pytest.CaptureFixture) -> None:
     assert main(["study", "reproduce", "nope"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown experiment 'nope'" in err
+
+
+def test_timing_runs_tiny(capsys: pytest.CaptureFixture) -> None:
+    """``reproduce timing`` with one run, one repeat and two sizes per table prints exponents."""
+    assert main(["study", "reproduce", "timing", "--runs", "1", "--repeats", "1",
+                 "--nodes", "20,40", "--intervals", "300,600"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "exponent vs nodes" in out and "exponent vs slots" in out
+    assert "ms vs nodes" in out and "2980.90" not in out  # other sizes: no paper column shown
+    assert "near cubic" in out and "placement (2018)" in out
+
+
+def test_timing_options_are_timing_only(capsys: pytest.CaptureFixture) -> None:
+    """--repeats on another experiment, or a bad size list, exits 2 with one line."""
+    assert main(["study", "reproduce", "maxq", "--repeats", "2"]) == 2
+    assert "applies to 'timing' only" in capsys.readouterr().err
+    assert main(["study", "reproduce", "timing", "--nodes", "10,x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--nodes must be comma-separated integers" in err
+
+
+def test_timing_slope_and_warm_up() -> None:
+    """The fitted exponent of y = x^2 is 2; ``timed`` calls once untimed, then ``repeats`` times."""
+    from validation.study.reproduce.timing import slope, timed
+
+    assert slope([1, 2, 4, 8], [1, 4, 16, 64]) == pytest.approx(2.0)
+    calls: list[int] = []
+    ms, got = timed(lambda: calls.append(1) or len(calls), 3)
+    assert len(calls) == 4 and got == 4 and ms >= 0
+
+
+def test_dep_coord_multiple_best_is_csa_on_the_job_slots() -> None:
+    """MultipleBest's distances in dep-coord are those of ``search(..., "csa")`` with the job's
+    criterion set to dep (near) and coord (far); its windows record the instance's own slots."""
+    import dataclasses
+    import statistics
+
+    from instances import generate
+    from planner import search
+    from validation import check_window
+    from validation.study.reproduce import dep_coord
+    from validation.study.spec import instance_seed
+
+    got = dep_coord.measure(0, 2, "gaps")
+    ref = reference("dep-coord")
+    near, far = [], []
+    for r in range(2):
+        inst = generate(ref["family"], instance_seed(0, r), **ref["params"])
+        job = inst.jobs[0]
+        wn = search(inst, dataclasses.replace(job, criterion="dep"), "csa")
+        wf = search(inst, dataclasses.replace(job, criterion="coord"), "csa")
+        assert check_window(inst, job, wn) == [] and check_window(inst, job, wf) == []
+        near.append(wn.near_distance)
+        far.append(wf.far_distance)
+    assert got["near"]["multiple_best"] == pytest.approx(statistics.fmean(near))
+    assert got["far"]["multiple_best"] == pytest.approx(statistics.fmean(far))

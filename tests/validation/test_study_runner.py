@@ -264,3 +264,26 @@ def test_kill_9_of_the_study_process_then_rerun(tmp_path: Path) -> None:
     with Store(killed / "study.sqlite") as a, Store(clean / "study.sqlite") as b:
         assert stable(a.rows(1)) == stable(b.rows(1))
         assert len(a.rows(1)) == len(b.rows(1)) > 0
+
+
+def test_alp_row_is_checked_by_its_price_cap() -> None:
+    """A gap-study row of ALP uses ALP's rule (per-slot cap C, no budget S).
+
+    Nodes u (price 1.5) free [0, 10) and v (price 1) free [5, 10); n = 1,
+    V = 3, C = 1.5, so S = ⌊4.5⌋ = 4. ALP takes u at T = 0 for ⌈4.5⌉ = 5 > S:
+    a valid ALP window, not an infeasible one, and outside the budgeted
+    optimum's space, so no gap is reported against it.
+    """
+    from instances import Instance, Job, Node, Slot
+    from validation.study.spec import StudySpec
+    from validation.study.task import _row
+    from validation.study.toolkit import Toolkit
+
+    job = Job("j", nodes=1, volume=3.0, max_price=1.5)
+    inst = Instance(nodes=(Node("u", 1.0, price=1.5), Node("v", 1.0, price=1.0)),
+                    slots=(Slot("u", 0, 10), Slot("v", 5, 10)), jobs=(job,))  # fmt: skip
+    exact = {"status": "optimal", "objective": 5, "bound": 5, "window": None, "error": None,
+             "verdict": "", "seconds": 0.0}
+    row = _row(Toolkit(), inst, job, "alp", "min_start", exact, StudySpec("tiny"), 0)
+    assert row["found"] and row["start"] == 0 and row["cost"] == 5
+    assert row["error"] is None and row["gap"] is None

@@ -113,15 +113,20 @@ def _row(
         error = error or f"heuristic raised {type(err).__name__}: {err}"
     seconds = time.perf_counter() - began
     try:
-        verdict = kit.check(inst, job, window) if window is not None else []
+        # ALP keeps to the per-slot cap C, not to the budget S (Toporkov et al. 2011 §3)
+        alp = {"price_cap": True} if name == "alp" else {}
+        verdict = kit.check(inst, job, window, **alp) if window is not None else []
         value = window.value(crit) if window is not None else None
+        budget = job.effective_budget
+        # an ALP window over S lies outside the exact model's space: no gap to compare
+        over = bool(alp) and window is not None and budget is not None and window.cost > budget
         start, cost = (window.start, window.cost) if window is not None else (None, None)
     except Exception as err:  # not a usable window, or a checker failure: an error row
         error = error or f"unusable heuristic result: {type(err).__name__}: {err}"
         window = value = start = cost = None
-        verdict = []
+        verdict, over = [], False
     opt = ex["objective"]
-    proven = ex["status"] == "optimal"
+    proven = ex["status"] == "optimal" and not over
     gap = match = None
     if proven and value is not None:
         gap = relative_gap(value, opt, sense_of(crit))
@@ -132,7 +137,7 @@ def _row(
         error = error or f"infeasible window: {verdict[0]}"
     elif gap is not None and gap < 0:
         error = error or f"better than the proven optimum ({value} vs {opt})"
-    elif value is not None and ex["status"] == "infeasible":
+    elif value is not None and ex["status"] == "infeasible" and not over:
         error = error or "window found where the exact model proved infeasibility"
     return {
         "job": job.id,

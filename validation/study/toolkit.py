@@ -72,11 +72,11 @@ def default_solve(
     return res
 
 
-def default_check(instance: Any, job: Any, window: Any) -> list[str]:
-    """``validation.check_window``."""
+def default_check(instance: Any, job: Any, window: Any, *, price_cap: bool = False) -> list[str]:
+    """``validation.check_window`` (``price_cap``: ALP's per-slot cap replaces the budget)."""
     from validation.check import check_window
 
-    return check_window(instance, job, window)
+    return check_window(instance, job, window, price_cap=price_cap)
 
 
 def default_solvers() -> tuple[str, ...]:

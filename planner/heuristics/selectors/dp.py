@@ -48,7 +48,7 @@ def dp_selector(run: Run, sw: Sweep) -> list[int] | None:
     elif metric == "q":
         z = -arrays.q[idx]
     else:
-        before, after = t - arrays.start[idx], arrays.end[idx] - t - d
+        before, after = t - arrays.edge_start[idx], arrays.edge_end[idx] - t - d
         if metric == "near_distance":
             z = -np.minimum(before, after).astype(float)
         else:

@@ -1,16 +1,18 @@
 """Paper reproductions as named studies: ``planner study reproduce NAME`` prints paper vs ours.
 
-The papers' numbers live in ``validation/data/NAME.json`` with their seed
-file and section; see the README's "Optimality-gap studies" section for the tables.
+The papers' numbers live in ``validation/data/NAME.json``, each with its
+source file, section and the sentence it is read from; ``docs/reproductions.md``
+has the tables, the open settings and the causes of every difference.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq
-from validation.study.reproduce.common import Comparison, reference
+from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq, timing
+from validation.study.reproduce.common import Comparison, citation, reference
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ def _entry(module: object) -> Reproduction:
     ref = reference(module.NAME)  # type: ignore[attr-defined]
     return Reproduction(
         module.NAME,  # type: ignore[attr-defined]
-        f"seed {ref['seed_file'][:3]} {ref['section']}",
+        citation(ref),
         ref["title"],
         module.DEFAULT_RUNS,  # type: ignore[attr-defined]
         module.run,  # type: ignore[attr-defined]
@@ -36,14 +38,16 @@ def _entry(module: object) -> Reproduction:
 
 
 REPRODUCTIONS: dict[str, Reproduction] = {
-    r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord))
+    r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord, timing))
 }
 
 
-def reproduce(name: str, *, seed: int | None = None, runs: int | None = None) -> str:
-    """Run reproduction ``name`` and return the paper-vs-ours text."""
+def reproduce(
+    name: str, *, seed: int | None = None, runs: int | None = None, **options: Any
+) -> str:
+    """Run reproduction ``name`` and return the paper-vs-ours text (``options``: timing sizes)."""
     rep = REPRODUCTIONS[name]
-    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs)
+    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
     return cmp.render()
 
 

@@ -17,6 +17,35 @@ def reference(name: str) -> dict[str, Any]:
     return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
 
 
+CITATIONS = {
+    "000": "Toporkov et al. 2011",
+    "001": "Klusáček & Rudová 2008",
+    "002": "Toporkov et al. 2012",
+    "003": "Toporkov et al. 2015",
+    "004": "Toporkov & Yemelyanov 2018",
+}
+"""The paper of each stored source file (``docs/references.md``)."""
+
+
+def citation(ref: dict[str, Any]) -> str:
+    """Return "Author et al. YEAR §N" for a reproduction's reference data."""
+    return f"{CITATIONS[ref['seed_file'][:3]]} {ref['section']}"
+
+
+def paper(ref: dict[str, Any], *keys: str) -> float | None:
+    """Return the paper's number at ``ref["paper"][k1][k2]...`` (None when the paper gives none).
+
+    Each stored number is ``{"value", "seed_file", "section", "quote"}``: the
+    sentence or table row of the paper it is read from.
+    """
+    node: Any = ref["paper"]
+    for k in keys:
+        if not isinstance(node, dict) or k not in node:
+            return None
+        node = node[k]
+    return float(node["value"]) if isinstance(node, dict) else None
+
+
 def mean(values: Sequence[float]) -> float | None:
     """Return the mean, or None for no values."""
     return statistics.fmean(values) if values else None
@@ -36,6 +65,8 @@ class Comparison:
     )
     orderings: list[tuple[str, bool | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    sensitivity: list[tuple[str, list[str], list[list[str]]]] = field(default_factory=list)
+    settings: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, group: str, quantity: str, algorithm: str, paper: float | None,
             ours: float | None, exact: float | None = None) -> None:  # fmt: skip
@@ -50,8 +81,17 @@ class Comparison:
             ok = None
         self.orderings.append((text, ok))
 
+    def setting(self, name: str, reading: str) -> None:
+        """Record an open setting of the paper and the reading this run uses."""
+        self.settings.append((name, reading))
+
+    def table(self, title: str, head: list[str], rows: list[list[Any]]) -> None:
+        """Append a sensitivity table: the claim's numbers under each plausible reading."""
+        cells = [[c if isinstance(c, str) else _num(c) for c in r] for r in rows]
+        self.sensitivity.append((title, head, cells))
+
     def render(self) -> str:
-        """Return the comparison as text: header, table, orderings, notes."""
+        """Return the comparison as text: header, table, orderings, settings, sensitivity, notes."""
         head = ["group", "quantity", "algorithm", "paper", "ours", "exact optimum"]
         cells = [head] + [[g, q, a, _num(p), _num(o), _num(e)] for g, q, a, p, o, e in self.rows]
         widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
@@ -68,6 +108,11 @@ class Comparison:
         lines += ["", "paper's orderings in our numbers:"]
         for text, ok in self.orderings:
             lines.append(f"  [{'holds' if ok else 'n/a' if ok is None else 'differs'}] {text}")
+        if self.settings:
+            lines += ["", "open settings (the reading used):"]
+            lines += [f"  - {k}: {v}" for k, v in self.settings]
+        for title, head, rows in self.sensitivity:
+            lines += ["", f"sensitivity: {title}", *_grid(head, rows)]
         if self.notes:
             lines += ["", "notes:"] + [f"  - {n}" for n in self.notes]
         return "\n".join(lines)
@@ -77,3 +122,15 @@ def _num(value: float | None) -> str:
     if value is None:
         return "-"
     return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.2f}"
+
+
+def _grid(head: list[str], rows: list[list[str]]) -> list[str]:
+    cells = [head, *rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
+    out = []
+    for k, r in enumerate(cells):
+        out.append("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                    for i, (c, w) in enumerate(zip(r, widths, strict=True))))
+        if k == 0:
+            out.append("  " + "  ".join("-" * w for w in widths))
+    return out
