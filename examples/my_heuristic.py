@@ -29,13 +29,16 @@ def first_fit(instance: Instance, job: Job) -> Window | None:
     node is kept, then the n cheapest nodes; the first T where they fit the
     budget gives the window -- AMP's rule, written from docs/concepts.md.
     """
-    slots = instance.suitable_slots(job)
+    # (usable part, free slot): a release/deadline limits where the task may
+    # run, but the window records the free slot itself (its edges are the
+    # neighbouring tasks, docs/concepts.md#metrics).
+    pairs = instance.suitable_pairs(job)
     budget = job.effective_budget
-    for start in sorted({s.start for s in slots}):
+    for start in sorted({usable.start for usable, _ in pairs}):
         per_node: dict[str, tuple[int, Slot]] = {}
-        for s in slots:
+        for usable, s in pairs:
             d = duration(job.volume, instance.node(s.node).performance)
-            if s.start <= start and start + d <= s.end:
+            if usable.start <= start and start + d <= usable.end:
                 c = cost(instance.slot_price(s), d)
                 if s.node not in per_node or c < per_node[s.node][0]:
                     per_node[s.node] = (c, s)
