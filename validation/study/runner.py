@@ -88,9 +88,16 @@ def run_study(
     if version is None:
         from planner import __version__ as version
     ctx = resolve(spec, toolkit)
+    names = tuple(n for n, _ in ctx.algorithms)
+    found = store.find(spec, version)
+    done = store.done(found) if found is not None else set()
+    if found is not None:
+        store.rows(found, names)  # a damaged database is refused before any work
+    if len(done) < spec.instances and not store.writable:
+        raise StudyError(f"{store.path}: the database is read-only and the study is "
+                         f"unfinished ({len(done)} of {spec.instances} instances)")  # fmt: skip
     study = store.study(spec, version)
-    done = store.done(study)
-    todo = [i for i in range(spec.instances) if i not in done]
+    todo = (i for i in range(spec.instances) if i not in done)  # never a list: may be huge
     executor = executor or SerialExecutor()
     bar = Progress(spec.instances, len(done), enabled=progress)
     written = 0
@@ -104,7 +111,9 @@ def run_study(
     finally:
         bar.close()
         executor.close()
-    rows = store.rows(study)
+    rows = store.rows(study, names)
+    if len(store.done(study)) != spec.instances:
+        raise StudyError(f"{store.path}: study {study} is incomplete after the run")
     return Outcome(study, spec.instances, written, len(rows), sum(1 for r in rows if r["error"]))
 
 
