@@ -78,7 +78,7 @@ def _number(kind: str, cast: type, minimum: float, maximum: float | None = None)
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum}, got '{text}'")
         if maximum is not None and not value <= maximum:
-            raise argparse.ArgumentTypeError(f"{kind} must be <= {maximum:g}, got '{text}'")
+            raise argparse.ArgumentTypeError(f"{kind} must be <= {maximum:,.0f}, got '{text}'")
         return value
 
     return parse

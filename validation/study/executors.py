@@ -298,7 +298,8 @@ def check_scheduler(address: str) -> str:
     scheme, sep, rest = address.partition("://")
     if not sep:
         scheme, rest = "tcp", address
-    bad = f"--scheduler '{address}' is not an address ([{'|'.join(SCHEDULER_SCHEMES)}://]HOST:PORT)"
+    bad = (f"--scheduler '{address}' is not an address (expected [SCHEME://]HOST:PORT, "
+           f"SCHEME one of {', '.join(SCHEDULER_SCHEMES)})")
     if scheme not in SCHEDULER_SCHEMES or not rest or re.search(r"[\s/?#@]", rest):
         raise StudyError(bad)
     try:

@@ -30,7 +30,7 @@ import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -405,39 +405,51 @@ def _expected_schema() -> set[tuple[str, str, str]]:
 
 
 class _RunLock:
-    """An exclusive, non-blocking lock on ``DB.lock`` held while a run uses the database.
+    """An exclusive, non-blocking lock on ``DB.lock``, held while a run uses the database.
 
     The operating system releases it when the process ends (``kill -9`` included), so a
-    stale lock file never blocks a later run.
+    stale lock file never blocks a later run; the file is removed on release. The lock is
+    retried when the file was replaced between opening and locking it.
     """
 
-    def __init__(self, fh: Any) -> None:
-        self.fh = fh
+    def __init__(self, fh: Any, path: str) -> None:
+        self.fh, self.path = fh, path
 
     @classmethod
     def acquire(cls, db: str) -> _RunLock | None:
         path = db + ".lock"
-        try:
-            fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held until release)
-        except OSError:
-            return None  # a read-only place: nothing can write the database either
-        try:
-            _lock_file(fh)
-        except OSError:
-            fh.seek(0)
-            holder = fh.read().strip()
-            fh.close()
-            who = f" (pid {holder})" if holder.isdigit() else ""
-            raise StudyError(f"{db}: another planner study is running on this database{who}; "
-                             "wait for it to finish or use another --db") from None  # fmt: skip
+        while True:
+            try:
+                fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held until release)
+            except OSError:
+                return None  # a read-only place: nothing can write the database either
+            try:
+                _lock_file(fh)
+            except OSError:
+                fh.seek(0)
+                holder = fh.read().strip()
+                fh.close()
+                who = f" (pid {holder})" if holder.isdigit() else ""
+                raise StudyError(f"{db}: another planner study is running on this database"
+                                 f"{who}; wait for it to finish or use another --db") from None
+            try:
+                same = os.path.samestat(os.fstat(fh.fileno()), os.stat(path))
+            except OSError:
+                same = False
+            if same:
+                break
+            fh.close()  # the holder removed it meanwhile: lock the new file
         fh.seek(0)
         fh.truncate()
         fh.write(str(os.getpid()))
         fh.flush()
-        return cls(fh)
+        return cls(fh, path)
 
     def release(self) -> None:
-        self.fh.close()  # closing the file releases the lock
+        """Remove the lock file and unlock (closing the file releases the lock)."""
+        with suppress(OSError):
+            os.unlink(self.path)
+        self.fh.close()
 
 
 def _lock_file(fh: Any) -> None:
