@@ -51,11 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code (also used as the console script)."""
-    from instances import DataError, InstanceFileError
-
-    parser = build_parser()
     stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)
     try:
+        from instances import DataError, InstanceFileError
+
+        parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
             raise UsageError(f"planner: missing COMMAND (choose from: {', '.join(COMMANDS)}; "
@@ -63,13 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = int(args.run(args) or 0)
         sys.stdout.flush()
         return code
-    except (UsageError, InstanceFileError, DataError) as err:
-        print(str(err).splitlines()[0] if str(err) else "planner: bad input", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt as err:
+    except KeyboardInterrupt as err:  # first: the imports above may not have run
         print(f"planner: {str(err).splitlines()[0] if str(err) else 'interrupted'}",
               file=sys.stderr)  # fmt: skip
         return 130
+    except (UsageError, InstanceFileError, DataError) as err:
+        print(str(err).splitlines()[0] if str(err) else "planner: bad input", file=sys.stderr)
+        return 2
     except OutputError as err:
         _silence(stdout)
         if isinstance(err.__cause__, BrokenPipeError):

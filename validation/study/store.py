@@ -123,7 +123,7 @@ class Store:
                 if Path(self.path).is_dir():
                     raise StudyError(f"{self.path}: cannot use the database (a directory)")
                 self._lock = _RunLock.acquire(self.path)
-                self.db = sqlite3.connect(self.path, isolation_level=None)
+                self.db = _connect(self.path)
             self._check()
         except StudyError:
             self._release()
@@ -325,6 +325,12 @@ class Store:
                 (study,),
             )
             return [(int(i), t) for i, t in cur]
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    """Open (or create) ``path`` for a run; SQLite falls back to read-only for a file it
+    cannot write, which :meth:`Store._probe_write` then detects."""
+    return sqlite3.connect(path, isolation_level=None)
 
 
 def _verify(path: str, study: int, rows: list[dict[str, Any]], recorded: dict[int, int],
