@@ -411,8 +411,11 @@ def _sigint_default() -> None:
 @pytest.mark.parametrize("wait_for_rows", [False, True])
 def test_ctrl_c_ends_promptly_with_130_and_one_line(tmp_path: Path, wait_for_rows: bool) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) on a huge study
-    with two workers, during start-up or mid-run: exit 130 within seconds, one line, no
-    worker traceback, a consistent database; the rerun resumes."""
+    with two workers, while the workers start or mid-run: exit 130 within seconds, one
+    line, no worker traceback, a consistent database holding whole instances only.
+
+    (Before ``main`` runs, while Python imports the package, Ctrl-C gives Python's own
+    traceback: docs/study-reliability.md.)"""
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "planner.cli", "study", "gap", "--family", "tiny",
             "--instances", "100000", "--workers", "2", "--quiet", "--out", str(out)]  # fmt: skip
@@ -422,9 +425,11 @@ def test_ctrl_c_ends_promptly_with_130_and_one_line(tmp_path: Path, wait_for_row
         deadline = time.monotonic() + 60
         done = 0
         while time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.1 if wait_for_rows else 0.5)
+            time.sleep(0.05)
             if not wait_for_rows:
-                break  # during start-up: imports, spawning the workers
+                if (out / "study.sqlite").exists():
+                    break  # the database is open: the workers are starting
+                continue
             try:
                 con = sqlite3.connect(f"file:{out / 'study.sqlite'}?mode=ro", uri=True)
                 done = con.execute("SELECT COUNT(*) FROM done").fetchone()[0]
@@ -442,11 +447,8 @@ def test_ctrl_c_ends_promptly_with_130_and_one_line(tmp_path: Path, wait_for_row
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    if proc.returncode == -signal.SIGINT:  # before Python installed its handler: no output
-        assert err == ""
-    else:
-        assert proc.returncode == 130, err
-        assert err.count("\n") == 1 and "Traceback" not in err and "interrupted" in err, err
+    assert proc.returncode == 130, err
+    assert err.count("\n") == 1 and "Traceback" not in err and "interrupted" in err, err
     assert elapsed < 15
     if (out / "study.sqlite").exists():
         con = sqlite3.connect(out / "study.sqlite")
