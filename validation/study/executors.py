@@ -249,6 +249,7 @@ class DaskExecutor:
             raise StudyError("--executor dask needs: pip install 'planner[dask]'") from None
         self._cluster = None
         if address is None:
+            check_main_guard()  # the LocalCluster's worker processes are spawned too
             self._cluster = LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True,
                 host="127.0.0.1", dashboard_address=None,
