@@ -263,15 +263,26 @@ class DaskExecutor:
             raise StudyError(f"cannot reach the Dask scheduler at {address} ({err})") from None
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-        """Submit every item to the cluster, yield results as they complete."""
+        """Submit items (two per worker thread at a time), yield results as they complete."""
+        import itertools
+
         from distributed import as_completed
 
-        futures = self.client.map(fn, list(items), pure=False)
+        items = iter(items)
+        slots = 2 * max(1, sum(self.client.nthreads().values()))
+        pending = {self.client.submit(fn, x, pure=False) for x in itertools.islice(items, slots)}
+        queue = as_completed(list(pending))
         try:
-            for fut in as_completed(futures):
+            for fut in queue:
+                pending.discard(fut)
                 yield fut.result()
+                for x in itertools.islice(items, 1):
+                    nxt = self.client.submit(fn, x, pure=False)
+                    pending.add(nxt)
+                    queue.add(nxt)
         finally:
-            self.client.cancel(futures)
+            if pending:
+                self.client.cancel(list(pending))
 
     def close(self) -> None:
         """Close the client (and the LocalCluster this executor started)."""
