@@ -413,6 +413,45 @@ def test_ctrl_c_during_a_write_commits_the_instance_then_stops(tmp_path: Path) -
         signal.signal(signal.SIGINT, previous)
 
 
+def sleepy_solve(instance: Any, job: Any, *args: Any) -> Any:
+    """Instant on instance 0 of ``SPEC``; a 60-second solve on every other instance."""
+    from validation.study import instance_seed
+
+    if instance.name.startswith("tiny") and f"seed={instance_seed(SPEC.seed, 0)}" not in \
+            instance.name:  # fmt: skip
+        time.sleep(60)
+    return stub_solve(instance, job, *args)
+
+
+SLEEPY = Toolkit(algorithms=fake_algorithms, search=no_window, solve=sleepy_solve)
+
+
+def test_ctrl_c_between_results_does_not_wait_for_running_solves(tmp_path: Path) -> None:
+    """Ctrl-C landing while the parent writes a result (not while it waits on the pool):
+    the workers are killed at once instead of finishing their 60-second solves."""
+    from validation.study import LocalExecutor
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def interrupt_on_marker(statement: str) -> None:
+        if statement.startswith("INSERT INTO done"):
+            signal.raise_signal(signal.SIGINT)
+
+    try:
+        with Store(tmp_path / "db.sqlite") as store:
+            store.db.set_trace_callback(interrupt_on_marker)
+            began = time.monotonic()
+            with pytest.raises(KeyboardInterrupt):
+                run_study(SPEC, store, toolkit=SLEEPY, version="test",
+                          executor=LocalExecutor(2))  # fmt: skip
+            elapsed = time.monotonic() - began
+            store.db.set_trace_callback(None)
+            assert store.done(1) == {0}
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert elapsed < 40
+
+
 def _sigint_default() -> None:
     """Child set-up: SIGINT at its default (a shell's background job starts with it ignored,
     and then Python installs no KeyboardInterrupt handler)."""

@@ -32,6 +32,10 @@ class Executor(Protocol):
         """Release workers and connections."""
         ...
 
+    def abort(self) -> None:
+        """Release them at once, dropping running tasks (after Ctrl-C or an error)."""
+        ...
+
 
 def cores() -> int:
     """Return the number of cores this process may use."""
@@ -57,6 +61,9 @@ class SerialExecutor:
             yield fn(item)
 
     def close(self) -> None:
+        """Nothing to release."""
+
+    def abort(self) -> None:
         """Nothing to release."""
 
 
@@ -284,11 +291,17 @@ class DaskExecutor:
             if pending:
                 self.client.cancel(list(pending))
 
+    def abort(self) -> None:
+        """Close at once (the tasks were cancelled when the iteration ended)."""
+        self.close()
+
     def close(self) -> None:
-        """Close the client (and the LocalCluster this executor started)."""
-        self.client.close()
+        """Close the client (and the LocalCluster this executor started); idempotent."""
+        if self.client.status != "closed":
+            self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+            self._cluster = None
 
 
 SCHEDULER_SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx")

@@ -108,6 +108,11 @@ def run_study(
             bar.step()
             if stop_after is not None and written >= stop_after:
                 raise StudyStopped(f"stopped after {written} instance(s)")
+    except BaseException:
+        # Ctrl-C, a stop or an error: end the workers now (a clean close would wait for
+        # their running solves)
+        getattr(executor, "abort", executor.close)()
+        raise
     finally:
         bar.close()
         executor.close()
