@@ -5,7 +5,10 @@ See the README's "Optimality-gap studies" section.
 - ``planner study gap [--family F] [--PARAM V ...] [--instances N] ...``: every
   heuristic against the exact optimum on N generated instances; rows go to
   an SQLite database (resumable), the summary table to stdout and a report
-  with figures to ``--out``. Without arguments it runs the quick default.
+  with figures to ``--out`` (default: ``study-out/FAMILY-HASH``, one folder per
+  study). Without arguments it runs the quick default. Every input is checked
+  before any work; see docs/study-reliability.md for the guarantees under
+  interruption, damage and concurrency, and the exit codes.
 - ``planner study reproduce NAME``: a named paper experiment, paper vs ours.
 - ``planner study report --db FILE`` / ``export --db FILE -o FILE``: re-render
   a report, export rows to CSV or Parquet.
