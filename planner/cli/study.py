@@ -287,7 +287,7 @@ def run_export(args: argparse.Namespace) -> int:
                          "existing directory)")  # fmt: skip
     store, info = _open_study(args)
     with store:
-        rows = store.rows(info["id"], info["spec"].algorithms)
+        rows = store.rows(info["id"], info["spec"].algorithms, info["spec"].geometries)
     writer = export_parquet if args.output.lower().endswith(".parquet") else export_csv
     try:
         writer(rows, args.output)

@@ -165,6 +165,27 @@ def test_deleted_rows_are_detected_against_the_done_table(tmp_path: Path) -> Non
             run_study(SPEC, store, toolkit=FAKE, version="test")
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # one job's row relabelled: the count is right, the grid is not
+        "UPDATE rows SET algorithm = 'opt2' WHERE instance = 2 AND algorithm = 'opt' "
+        "AND job = (SELECT MIN(job) FROM rows WHERE instance = 2)",
+        # every row of an instance relabelled to an algorithm outside the study
+        "UPDATE rows SET algorithm = 'zz' || algorithm WHERE instance = 4",
+        # a second geometry appearing in a study of the instances' own geometry
+        "UPDATE rows SET geometry = 'square' WHERE instance = 1 AND algorithm = 'opt'",
+    ],
+)
+def test_rows_off_the_grid_are_detected(statement: str, tmp_path: Path) -> None:
+    """Rows whose count matches but which are not one per geometry × job × algorithm of
+    the study: damage, refused on resume."""
+    db = _finished(tmp_path)
+    _sql(db, statement)
+    with Store(db) as store, pytest.raises(StudyError, match="one row per geometry"):
+        run_study(SPEC, store, toolkit=FAKE, version="test")
+
+
 def test_rows_of_an_unfinished_instance_are_detected(tmp_path: Path) -> None:
     """Rows without their ``done`` marker (a lost marker) are damage, not a resumable state:
     resuming would crash on the UNIQUE key."""

@@ -75,7 +75,7 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
     out = Path(out)
     info = next(s for s in store.studies() if s["id"] == study)
     check_out(out, info["spec"], info["version"], store.path)
-    rows = store.rows(study, info["spec"].algorithms)
+    rows = store.rows(study, info["spec"].algorithms, info["spec"].geometries)
     out.mkdir(parents=True, exist_ok=True)
     ident = identity(info["spec"], info["version"])
     (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")

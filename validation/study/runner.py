@@ -92,7 +92,7 @@ def run_study(
     found = store.find(spec, version)
     done = store.done(found) if found is not None else set()
     if found is not None:
-        store.rows(found, names)  # a damaged database is refused before any work
+        store.rows(found, names, spec.geometries)  # a damaged database is refused before any work
     if len(done) < spec.instances and not store.writable:
         raise StudyError(f"{store.path}: the database is read-only and the study is "
                          f"unfinished ({len(done)} of {spec.instances} instances)")  # fmt: skip
@@ -116,7 +116,7 @@ def run_study(
     finally:
         bar.close()
         executor.close()
-    rows = store.rows(study, names)
+    rows = store.rows(study, names, spec.geometries)
     if len(store.done(study)) != spec.instances:
         raise StudyError(f"{store.path}: study {study} is incomplete after the run")
     return Outcome(study, spec.instances, written, len(rows), sum(1 for r in rows if r["error"]))

@@ -278,13 +278,18 @@ class Store:
         if self.db.in_transaction:
             self.db.execute("ROLLBACK")
 
-    def rows(self, study: int, algorithms: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    def rows(
+        self, study: int, algorithms: tuple[str, ...] = (),
+        geometries: tuple[str, ...] | None = None,
+    ) -> list[dict[str, Any]]:  # fmt: skip
         """Return the study's rows in key order (booleans as bool), verified.
 
         The rows and the ``done`` table are read in one transaction (a consistent
         snapshot, even while a run writes), then checked: every finished instance
         has exactly the rows it recorded, forming the full geometry × job ×
-        algorithm grid (over ``algorithms`` when given), and no other instance has rows.
+        algorithm grid (over ``algorithms`` when given; over ``geometries`` when
+        given, ``()`` meaning the instance's own geometry alone), and no other
+        instance has rows.
 
         Raises
         ------
@@ -300,7 +305,7 @@ class Store:
                 rows = list(self.iter_rows(study))
             finally:
                 self.db.execute("COMMIT")
-        _verify(self.path, study, rows, recorded, algorithms)
+        _verify(self.path, study, rows, recorded, algorithms, geometries)
         return rows
 
     def iter_rows(self, study: int) -> Iterator[dict[str, Any]]:
@@ -334,7 +339,7 @@ def _connect(path: str) -> sqlite3.Connection:
 
 
 def _verify(path: str, study: int, rows: list[dict[str, Any]], recorded: dict[int, int],
-            algorithms: tuple[str, ...]) -> None:  # fmt: skip
+            algorithms: tuple[str, ...], geometries: tuple[str, ...] | None) -> None:  # fmt: skip
     """Raise StudyError unless ``rows`` are exactly the recorded instances' full grids."""
     counts = Counter(r["instance"] for r in rows)
     damaged = f"{path}: the database is damaged: study {study}"
@@ -353,8 +358,12 @@ def _verify(path: str, study: int, rows: list[dict[str, Any]], recorded: dict[in
         g = grids.setdefault(r["instance"], (set(), set(), set()))
         g[0].add(r["geometry"]), g[1].add(r["job"]), g[2].add(r["algorithm"])
     for i, (geos, jobs, algs) in grids.items():
-        if len(geos) * len(jobs) * len(algs) != counts[i] or (algorithms and
-                                                             algs != set(algorithms)):
+        full = len(geos) * len(jobs) * len(algs) == counts[i]
+        if algorithms and algs != set(algorithms):
+            full = False
+        if geometries is not None and (geos != set(geometries) if geometries else len(geos) != 1):
+            full = False
+        if not full:
             raise StudyError(f"{damaged}: instance {i} does not have one row per geometry "
                              "× job × algorithm")  # fmt: skip
 
