@@ -173,8 +173,10 @@ class Store:
         try:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.execute("UPDATE meta SET value = value WHERE key = 'format'")
-        except sqlite3.OperationalError:
-            return False
+        except sqlite3.OperationalError as err:
+            if "readonly" in str(err) or "read-only" in str(err):
+                return False
+            raise  # e.g. locked by another program: "cannot use the database (...)"
         finally:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
