@@ -56,10 +56,22 @@ def test_unknown_command_subprocess() -> None:
     assert "frobnicate" in done.stderr
 
 
-def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    """No command: the help text and exit 2."""
-    assert main([]) == 2
-    assert "usage: planner" in capsys.readouterr().out
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],  # no command
+        ["study"],  # a command group without its subcommand
+    ],
+)
+def test_no_command_is_one_line_of_usage(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No command (or subcommand): one line naming the choices, exit 2, like any missing
+    argument; ``--help`` prints the help with exit 0."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "--help" in captured.err
+    assert "choose from" in captured.err
 
 
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path) -> None:

@@ -6,7 +6,9 @@ that wires instances, planner, models and validation together; commands
 import the upper layers lazily so ``planner --help`` stays fast.
 
 Exit codes: 0 the command ran, 2 bad input or usage (one line on stderr, no
-traceback), 1 an internal error.
+traceback; an unwritable standard output counts as a bad output path), 1 an
+internal error, 130 interrupted (Ctrl-C). A closed standard output (``| head``)
+ends quietly with 0.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from planner.cli.common import UsageError
 
@@ -50,28 +53,76 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code (also used as the console script)."""
-    from instances import DataError, InstanceFileError
-
-    parser = build_parser()
+    stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)
     try:
+        from instances import DataError, InstanceFileError
+
+        parser = build_parser()
         args = parser.parse_args(argv)
         if args.command is None:
-            parser.print_help()
-            return 2
-        return int(args.run(args) or 0)
+            raise UsageError(f"planner: missing COMMAND (choose from: {', '.join(COMMANDS)}; "
+                             "see planner --help)")  # fmt: skip
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt as err:  # first: the imports above may not have run
+        print(f"planner: {str(err).splitlines()[0] if str(err) else 'interrupted'}",
+              file=sys.stderr)  # fmt: skip
+        return 130
     except (UsageError, InstanceFileError, DataError) as err:
         print(str(err).splitlines()[0] if str(err) else "planner: bad input", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("planner: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    except OutputError as err:
+        _silence(stdout)
+        if isinstance(err.__cause__, BrokenPipeError):
+            return 0  # the reader went away (| head): not an error
+        print(f"planner: cannot write to standard output ({err})", file=sys.stderr)
+        return 2
     except Exception as err:  # last resort: one line, exit 1
         if os.environ.get("PLANNER_DEBUG"):
             raise
         print(f"planner: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
+    finally:
+        sys.stdout = stdout
+
+
+class OutputError(Exception):
+    """Writing to standard output failed (a closed pipe, a full disk)."""
+
+
+class _GuardedOutput:
+    """Standard output whose write errors are :class:`OutputError` (told apart from any
+    other OSError, e.g. a BrokenPipeError of the study's worker machinery)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as err:
+            raise OutputError(err.strerror or str(err)) from err
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as err:
+            raise OutputError(err.strerror or str(err)) from err
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence(stream: Any) -> None:
+    """Point a failed standard output at /dev/null (no second error at interpreter exit)."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

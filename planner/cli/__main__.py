@@ -2,6 +2,10 @@
 
 import sys
 
-from planner.cli import main
+try:
+    from planner.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the package imports: one line, as in main()
+    sys.stderr.write("planner: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

@@ -5,7 +5,10 @@ See the README's "Optimality-gap studies" section.
 - ``planner study gap [--family F] [--PARAM V ...] [--instances N] ...``: every
   heuristic against the exact optimum on N generated instances; rows go to
   an SQLite database (resumable), the summary table to stdout and a report
-  with figures to ``--out``. Without arguments it runs the quick default.
+  with figures to ``--out`` (default: ``study-out/FAMILY-HASH``, one folder per
+  study). Without arguments it runs the quick default. Every input is checked
+  before any work; see docs/study-reliability.md for the guarantees under
+  interruption, damage and concurrency, and the exit codes.
 - ``planner study reproduce NAME``: a named paper experiment, paper vs ours.
 - ``planner study report --db FILE`` / ``export --db FILE -o FILE``: re-render
   a report, export rows to CSV or Parquet.
@@ -20,6 +23,7 @@ import sys
 from typing import Any
 
 from planner.cli.common import UsageError, param_value, print_table
+from validation.study.spec import MAX_INSTANCES, MAX_THREADS
 
 QUICK: dict[str, Any] = {
     "family": "tiny", "instances": 40, "seed": 0, "geometries": ("rough", "square"),
@@ -27,6 +31,9 @@ QUICK: dict[str, Any] = {
 """The quick default study (``planner study gap`` without arguments)."""
 
 DEFAULT_OUT = "study-out"
+
+MAX_WORKERS = 256
+"""The most local worker processes."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,7 +70,7 @@ class _Parser(argparse.ArgumentParser):
         return ns, extras
 
 
-def _number(kind: str, cast: type, minimum: float) -> Any:
+def _number(kind: str, cast: type, minimum: float, maximum: float | None = None) -> Any:
     def parse(text: str) -> Any:
         try:
             value = cast(text)
@@ -73,6 +80,8 @@ def _number(kind: str, cast: type, minimum: float) -> Any:
             raise argparse.ArgumentTypeError(f"{kind} must be > 0, got '{text}'")
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{kind} must be >= {minimum}, got '{text}'")
+        if maximum is not None and not value <= maximum:
+            raise argparse.ArgumentTypeError(f"{kind} must be <= {maximum:,.0f}, got '{text}'")
         return value
 
     return parse
@@ -96,7 +105,7 @@ def _sizes(kind: str) -> Any:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``study`` command and its subcommands."""
     p = sub.add_parser("study", help="optimality-gap studies and paper reproductions")
-    p.set_defaults(run=lambda args: _help(p))
+    p.set_defaults(run=lambda args: _missing_subcommand())
     ss = p.add_subparsers(dest="study_command", metavar="SUBCOMMAND", parser_class=_Parser)
 
     g = ss.add_parser(
@@ -106,19 +115,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.family_params = True
     g.add_argument("--family", help="instance family (default: the quick study: tiny, 40 "
                    "instances, seed 0, rough and square)")  # fmt: skip
-    g.add_argument("--instances", type=_number("--instances", int, 1), help="default 40")
+    g.add_argument("--instances", type=_number("--instances", int, 1, MAX_INSTANCES),
+                   help=f"default 40, at most {MAX_INSTANCES:,}")  # fmt: skip
     g.add_argument("--seed", type=_number("--seed", int, 0), help="study seed (default 0)")
-    g.add_argument("--algorithms", nargs="+", metavar="NAME", help="default: every heuristic")
+    g.add_argument("--algorithms", "--algorithm", nargs="+", metavar="NAME",
+                   help="default: every heuristic (--algorithm is the same option)")
     g.add_argument("--solver", default="cpsat", help="exact solver (default cpsat)")
-    g.add_argument("--time-limit", type=_number("--time-limit", float, 0), help="s per solve")
-    g.add_argument("--threads", type=_number("--threads", int, 1), default=1,
-                   help="solver threads (default 1)")  # fmt: skip
+    g.add_argument("--time-limit", type=_number("--time-limit", float, 0, 1e9),
+                   help="s per solve")  # fmt: skip
+    g.add_argument("--threads", type=_number("--threads", int, 1, MAX_THREADS), default=1,
+                   help=f"solver threads (default 1, at most {MAX_THREADS})")  # fmt: skip
     g.add_argument("--geometry", nargs="+", choices=("rough", "square"),
                    help="evaluate each instance in these geometries (default: own)")  # fmt: skip
-    g.add_argument("--db", help="SQLite file (default: OUT/study.sqlite); reruns resume")
-    g.add_argument("--out", default=DEFAULT_OUT, help=f"report directory (default {DEFAULT_OUT})")
-    g.add_argument("--workers", type=_number("--workers", int, 1),
-                   help="worker processes (default: cores // threads)")  # fmt: skip
+    g.add_argument("--db", help=f"SQLite file (default: OUT/study.sqlite, {DEFAULT_OUT}/"
+                   "study.sqlite without --out); reruns resume")  # fmt: skip
+    g.add_argument("--out", help=f"report directory (default: {DEFAULT_OUT}/FAMILY-HASH, one "
+                   "per study)")  # fmt: skip
+    g.add_argument("--workers", type=_number("--workers", int, 1, MAX_WORKERS),
+                   help=f"worker processes (default: cores // threads, at most {MAX_WORKERS})")
     g.add_argument("--executor", default="local", choices=("local", "dask"))
     g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
@@ -148,15 +162,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         if name != "list":
             e.add_argument("--study", type=int, help="study id (default: the latest)")
         if name == "report":
-            e.add_argument("--out", default=DEFAULT_OUT, help="report directory")
+            e.add_argument("--out", help=f"report directory (default: {DEFAULT_OUT}/"
+                           "FAMILY-HASH, one per study)")  # fmt: skip
         if name == "export":
             e.add_argument("-o", "--output", required=True, help="FILE.csv or FILE.parquet")
         e.set_defaults(run={"report": run_report, "export": run_export, "list": run_list}[name])
 
 
-def _help(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
+def _missing_subcommand() -> int:
+    raise UsageError("planner study: missing SUBCOMMAND (choose from: gap, reproduce, report, "
+                     "export, list; see planner study --help)")  # fmt: skip
 
 
 def _study_errors(fn: Any) -> Any:
@@ -175,11 +190,17 @@ def _study_errors(fn: Any) -> Any:
 
 @_study_errors
 def run_gap(args: argparse.Namespace) -> int:
-    """Run (or resume) a gap study, print the summary table and write the report."""
+    """Run (or resume) a gap study, print the summary table and write the report.
+
+    Every input (names, ranges, paths, the scheduler address, the database) is checked
+    before any instance is computed (docs/study-reliability.md).
+    """
     from pathlib import Path
 
+    from planner import __version__
     from validation.study import Store, StudySpec, WorkerLost, make_executor, resolve, run_study
-    from validation.study.report import text_table, write_report
+    from validation.study.executors import WorkerStartError, check_scheduler
+    from validation.study.report import check_out, default_dir, text_table, write_report
 
     if args.family is None and args.params:
         raise UsageError("planner study gap: family parameters need --family")
@@ -202,19 +223,29 @@ def run_gap(args: argparse.Namespace) -> int:
         or (QUICK["geometries"] if args.family is None else ()),
     )
     resolve(spec)  # bad names exit 2 before anything is written
-    out = Path(args.out)
+    if args.scheduler is not None:
+        if args.executor != "dask":
+            raise UsageError("planner study gap: --scheduler needs --executor dask")
+        check_scheduler(args.scheduler)
+    base = Path(args.out or DEFAULT_OUT)
+    out = base if args.out else default_dir(base, spec, __version__)
+    db = args.db or str(base / "study.sqlite")
+    check_out(out, spec, __version__, db)
     if args.db is None:
-        out.mkdir(parents=True, exist_ok=True)
-    db = args.db or str(out / "study.sqlite")
+        base.mkdir(parents=True, exist_ok=True)
     with Store(db) as store:
         executor = make_executor(args.executor, workers=args.workers, threads=args.threads,
                                  scheduler=args.scheduler)  # fmt: skip
         try:
-            outcome = run_study(spec, store, executor=executor,
+            outcome = run_study(spec, store, executor=executor, version=__version__,
                                 progress=False if args.quiet else None)  # fmt: skip
-        except WorkerLost as err:
+        except (WorkerLost, WorkerStartError) as err:
             print(f"planner study: {err}", file=sys.stderr)
             return 1
+        except KeyboardInterrupt:
+            done = len(store.done(store.find(spec, __version__) or 0))
+            raise KeyboardInterrupt(f"interrupted; {done} of {spec.instances} instances are "
+                                    "saved, rerun the same command to resume") from None
         rep = write_report(store, outcome.study, out)
     print(f"{spec.family}: {spec.instances} instances ({outcome.written} computed now), "
           f"{outcome.rows} rows in {db}")  # fmt: skip
@@ -227,33 +258,32 @@ def run_gap(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_study(args: argparse.Namespace) -> tuple[Any, int]:
-    from pathlib import Path
-
+def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+    """Open the database read-only; return it and the chosen study's record."""
     from validation.study import Store, StudyError
 
-    if not Path(args.db).is_file():
-        raise StudyError(f"{args.db}: no such file")
-    store = Store(args.db)
-    ids = [s["id"] for s in store.studies()]
-    if not ids:
+    store = Store(args.db, readonly=True)
+    studies = {s["id"]: s for s in store.studies()}
+    if not studies:
         store.close()
         raise StudyError(f"{args.db}: the database holds no study")
-    study = ids[-1] if args.study is None else args.study
-    if study not in ids:
+    study = max(studies) if args.study is None else args.study
+    if study not in studies:
         store.close()
-        raise StudyError(f"{args.db}: no study {study} (studies: {', '.join(map(str, ids))})")
-    return store, study
+        raise StudyError(f"{args.db}: no study {study} (studies: {', '.join(map(str, studies))})")
+    return store, studies[study]
 
 
 @_study_errors
 def run_report(args: argparse.Namespace) -> int:
     """Re-render the report of a study from its database."""
-    from validation.study.report import text_table, write_report
+    from validation.study.report import check_out, default_dir, text_table, write_report
 
-    store, study = _open_study(args)
+    store, info = _open_study(args)
     with store:
-        rep = write_report(store, study, args.out)
+        out = args.out or default_dir(DEFAULT_OUT, info["spec"], info["version"])
+        check_out(out, info["spec"], info["version"], args.db)
+        rep = write_report(store, info["id"], out)
     print(text_table(rep["summary"]))
     print(f"report: {rep['report']}")
     return 0
@@ -262,14 +292,27 @@ def run_report(args: argparse.Namespace) -> int:
 @_study_errors
 def run_export(args: argparse.Namespace) -> int:
     """Export a study's rows to CSV (or Parquet for a ``.parquet`` output)."""
+    import os
+    from pathlib import Path
+
     from validation.study.export import export_csv, export_parquet
 
     if not args.output.lower().endswith((".csv", ".parquet")):
         raise UsageError(f"planner study export: {args.output}: the output must end in .csv "
                          "or .parquet")  # fmt: skip
-    store, study = _open_study(args)
+    target = Path(args.output)
+    same = target.resolve() == Path(args.db).resolve()
+    if not same and target.exists() and Path(args.db).exists():
+        same = os.path.samefile(target, args.db)
+    if same:
+        raise UsageError(f"planner study export: {args.output}: is the database itself; "
+                         "choose another output")  # fmt: skip
+    if target.is_dir() or not target.parent.is_dir():
+        raise UsageError(f"planner study export: cannot write {args.output} (not a file in an "
+                         "existing directory)")  # fmt: skip
+    store, info = _open_study(args)
     with store:
-        rows = store.rows(study)
+        rows = store.rows(info["id"], info["spec"].algorithms, info["spec"].geometries)
     writer = export_parquet if args.output.lower().endswith(".parquet") else export_csv
     try:
         writer(rows, args.output)
@@ -281,14 +324,10 @@ def run_export(args: argparse.Namespace) -> int:
 
 @_study_errors
 def run_list(args: argparse.Namespace) -> int:
-    """List the studies of a database."""
-    from pathlib import Path
+    """List the studies of a database (opened read-only: nothing is written)."""
+    from validation.study import Store
 
-    from validation.study import Store, StudyError
-
-    if not Path(args.db).is_file():
-        raise StudyError(f"{args.db}: no such file")
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         rows = [[s["id"], s["spec"].family, json.dumps(s["spec"].params), s["spec"].instances,
                  s["done"], s["spec"].seed, s["spec"].solver, s["version"], s["created"]]
                 for s in store.studies()]  # fmt: skip

@@ -123,10 +123,17 @@ def test_quick_default_runs_without_arguments(
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.startswith("tiny: 40 instances (40 computed now)")
-    assert "report: study-out/report.md" in out
+    from planner import __version__
+    from validation.study import StudySpec
+    from validation.study.report import default_dir
+
+    quick = StudySpec("tiny", instances=40, seed=0, geometries=("rough", "square"))
+    report = default_dir("study-out", quick, __version__) / "report.md"
+    assert f"report: {report}" in out and report.parent.name.startswith("tiny-")
     for name in ("amp", "max_q", "csa", "square"):
         assert name in out
-    assert (tmp_path / "study-out" / "report.md").is_file()
+    assert (tmp_path / report).is_file()
+
 
 
 def test_progress_is_quiet_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -69,12 +69,17 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
         ``report`` (path), ``summary`` (records), ``errors`` (error rows),
         ``figures`` (file names; empty without matplotlib), ``error_files``.
     """
+    import json
+
     from validation.study.export import export_csv
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     info = next(s for s in store.studies() if s["id"] == study)
-    rows = store.rows(study)
+    check_out(out, info["spec"], info["version"], store.path)
+    rows = store.rows(study, info["spec"].algorithms, info["spec"].geometries)
+    out.mkdir(parents=True, exist_ok=True)
+    ident = identity(info["spec"], info["version"])
+    (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")
     summary = summarise(rows)
     figures = plots.draw(rows, summary, out)
     _summary_csv(summary, out / "summary.csv")
@@ -166,3 +171,87 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
         lines += [f"| {r['instance']} | {r['geometry']} | {r['job']} | {r['algorithm']} | "
                   f"{r['error']} |" for r in errors]  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+IDENTITY_FILE = "study.json"
+"""The file naming the study whose report a directory holds (spec, version, key)."""
+
+
+def identity(spec: StudySpec, version: str) -> dict[str, Any]:
+    """Return the identity of a study's report: a hash of its key, its spec and version."""
+    import hashlib
+
+    digest = hashlib.sha256(spec.key(version).encode()).hexdigest()
+    return {"key": digest, "spec": spec.to_dict(), "version": version}
+
+
+def default_dir(base: str | Path, spec: StudySpec, version: str) -> Path:
+    """Return the report directory of a study under ``base``: ``FAMILY-HASH`` (one per study)."""
+    return Path(base) / f"{spec.family}-{identity(spec, version)['key'][:10]}"
+
+
+def report_files(out: str | Path) -> list[Path]:
+    """Return the files a report writes directly in ``out`` (``errors/`` aside)."""
+    out = Path(out)
+    names = ["report.md", "summary.csv", "rows.csv", IDENTITY_FILE]
+    names += [f"{f}.{ext}" for f in plots.FIGURES for ext in plots.FORMATS]
+    return [out / n for n in names]
+
+
+def check_out(out: str | Path, spec: StudySpec, version: str, db: str | Path | None = None) -> None:
+    """Check, before any work, that ``out`` may receive the report of this study.
+
+    Raises
+    ------
+    StudyError
+        One line: ``out`` is a file or lies under one, is not writable, holds the report
+        of another study, or one of the report's files is the database ``db``.
+    """
+    import json
+    import os
+
+    from validation.study.spec import StudyError
+
+    out = Path(out)
+    probe = out
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise StudyError(f"{out}: cannot write the report there ({probe} is not a directory)")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise StudyError(f"{out}: cannot write the report there ({probe} is not writable)")
+    if db is not None and _is_report_file(Path(db), out):
+        raise StudyError(f"{db}: the database would be overwritten by the report in {out}; "
+                         "use another --out or --db")  # fmt: skip
+    marker = out / IDENTITY_FILE
+    mine = identity(spec, version)["key"]
+    if marker.is_file():
+        try:
+            theirs = json.loads(marker.read_text(encoding="utf-8")).get("key")
+        except (OSError, ValueError, AttributeError):
+            theirs = None
+        if theirs != mine:
+            raise StudyError(f"{out}: holds the report of another study (see {marker}); "
+                             "use another --out or remove it")  # fmt: skip
+    elif (out / "report.md").exists():
+        raise StudyError(f"{out}: holds a report of an unknown study (no {IDENTITY_FILE}); "
+                         "use another --out or remove it")  # fmt: skip
+
+
+def _is_report_file(db: Path, out: Path) -> bool:
+    """True when ``db`` is (the same file as) one the report in ``out`` writes."""
+    import os
+
+    target = db.resolve()
+    errors = (out / "errors").resolve()
+    if target.parent == errors:
+        return True
+    for f in report_files(out):
+        if f.resolve() == target:
+            return True
+        try:
+            if db.exists() and f.exists() and os.path.samefile(db, f):
+                return True
+        except OSError:
+            continue
+    return False

@@ -88,9 +88,16 @@ def run_study(
     if version is None:
         from planner import __version__ as version
     ctx = resolve(spec, toolkit)
+    names = tuple(n for n, _ in ctx.algorithms)
+    found = store.find(spec, version)
+    done = store.done(found) if found is not None else set()
+    if found is not None:
+        store.rows(found, names, spec.geometries)  # a damaged database is refused before any work
+    if len(done) < spec.instances and not store.writable:
+        raise StudyError(f"{store.path}: the database is read-only and the study is "
+                         f"unfinished ({len(done)} of {spec.instances} instances)")  # fmt: skip
     study = store.study(spec, version)
-    done = store.done(study)
-    todo = [i for i in range(spec.instances) if i not in done]
+    todo = (i for i in range(spec.instances) if i not in done)  # never a list: may be huge
     executor = executor or SerialExecutor()
     bar = Progress(spec.instances, len(done), enabled=progress)
     written = 0
@@ -101,10 +108,17 @@ def run_study(
             bar.step()
             if stop_after is not None and written >= stop_after:
                 raise StudyStopped(f"stopped after {written} instance(s)")
+    except BaseException:
+        # Ctrl-C, a stop or an error: end the workers now (a clean close would wait for
+        # their running solves)
+        getattr(executor, "abort", executor.close)()
+        raise
     finally:
         bar.close()
         executor.close()
-    rows = store.rows(study)
+    rows = store.rows(study, names, spec.geometries)
+    if len(store.done(study)) != spec.instances:
+        raise StudyError(f"{store.path}: study {study} is incomplete after the run")
     return Outcome(study, spec.instances, written, len(rows), sum(1 for r in rows if r["error"]))
 
 

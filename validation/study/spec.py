@@ -22,6 +22,13 @@ class StudyError(ValueError):
     """Bad study input (unknown family, parameter, algorithm, solver, database): one line."""
 
 
+MAX_INSTANCES = 1_000_000
+"""The largest study (instances); larger counts are refused before any work."""
+
+MAX_THREADS = 256
+"""The most solver threads per exact solve."""
+
+
 @dataclass(frozen=True)
 class StudySpec:
     """What a gap study computes (everything that changes its rows, nothing else).
@@ -69,14 +76,16 @@ class StudySpec:
         object.__setattr__(self, "geometries", tuple(dict.fromkeys(self.geometries)))
         if isinstance(self.instances, bool) or not isinstance(self.instances, int):
             raise StudyError("instances must be an integer >= 1")
-        if self.instances < 1:
-            raise StudyError(f"instances must be >= 1, got {self.instances}")
+        if not 1 <= self.instances <= MAX_INSTANCES:
+            raise StudyError(f"instances must be in 1..{MAX_INSTANCES}, got {self.instances}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise StudyError(f"seed must be a non-negative integer, got {self.seed!r}")
-        if self.threads < 1:
-            raise StudyError(f"threads must be >= 1, got {self.threads}")
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise StudyError(f"time limit must be > 0, got {self.time_limit}")
+        if isinstance(self.threads, bool) or not isinstance(self.threads, int):
+            raise StudyError(f"threads must be an integer, got {self.threads!r}")
+        if not 1 <= self.threads <= MAX_THREADS:
+            raise StudyError(f"threads must be in 1..{MAX_THREADS}, got {self.threads}")
+        if self.time_limit is not None and not 0 < self.time_limit < float("inf"):
+            raise StudyError(f"time limit must be > 0 and finite, got {self.time_limit}")
         for g in self.geometries:
             if g not in ("rough", "square"):
                 raise StudyError(f"unknown geometry '{g}' (choose from: rough, square)")
