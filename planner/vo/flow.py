@@ -185,9 +185,7 @@ def run_flow(
     return Flow(policy.name, tuple(cycle_rows), tuple(job_rows), tuple(kept))
 
 
-def _job_row(
-    c: int, job: Job, arrival: int, status: str, times: int, na: int, w: Any
-) -> JobRecord:
+def _job_row(c: int, job: Job, arrival: int, status: str, times: int, na: int, w: Any) -> JobRecord:
     base = JobRecord(c, job.id, arrival, status, times, job.criterion, job.nodes, na)
     if w is None:
         return base
