@@ -21,6 +21,7 @@ from planner.cli.common import UsageError
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study",
+    "flow",
 )  # fmt: skip
 
 
