@@ -15,7 +15,7 @@ SEEDS = Path(__file__).resolve().parents[2] / ".." / "shared" / "seeds"
 
 def test_the_four_named_studies_are_registered() -> None:
     """The issue's four reproductions, each with a default run count."""
-    assert list(REPRODUCTIONS) == ["amp-vs-alp", "aep-criteria", "maxq", "dep-coord"]
+    assert list(REPRODUCTIONS)[:4] == ["amp-vs-alp", "aep-criteria", "maxq", "dep-coord"]
     assert all(r.default_runs >= 1 for r in REPRODUCTIONS.values())
 
 

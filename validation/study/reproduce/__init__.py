@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq
+from validation.study.reproduce import aep_criteria, amp_vs_alp, css_criteria, dep_coord, maxq
 from validation.study.reproduce.common import Comparison, reference
 
 
@@ -38,12 +38,15 @@ def _entry(module: object) -> Reproduction:
 REPRODUCTIONS: dict[str, Reproduction] = {
     r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord))
 }
+REPRODUCTIONS.update((r.name, r) for r in map(_entry, (css_criteria,)))
 
 
-def reproduce(name: str, *, seed: int | None = None, runs: int | None = None) -> str:
-    """Run reproduction ``name`` and return the paper-vs-ours text."""
+def reproduce(
+    name: str, *, seed: int | None = None, runs: int | None = None, **options: object
+) -> str:
+    """Run reproduction ``name`` and return the paper-vs-ours text (``options``: executor...)."""
     rep = REPRODUCTIONS[name]
-    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs)
+    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
     return cmp.render()
 
 
