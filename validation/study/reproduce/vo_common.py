@@ -84,6 +84,25 @@ def run_cycles(
     return total
 
 
+def affordable(instance: Any) -> set[str]:
+    """Return the ids of the jobs whose budget covers their n cheapest tasks on the cycle's nodes.
+
+    Time is ignored: a job outside this set gets no window at any load, so
+    it fails in every cycle whatever the policy (a property of the family's
+    budgets, reported beside the failure rates).
+    """
+    from instances import cost, duration
+
+    out = set()
+    for job in instance.jobs:
+        costs = sorted(cost(n.price, duration(job.volume, n.performance))
+                       for n in instance.nodes if job.suits(n))  # fmt: skip
+        budget = job.effective_budget
+        if len(costs) >= job.nodes and (budget is None or sum(costs[: job.nodes]) <= budget):
+            out.add(job.id)
+    return out
+
+
 def reduction(ours: float | None, base: float | None) -> float | None:
     """Return the relative reduction 1 − ours / base (None if undefined)."""
     if ours is None or not base:
