@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from validation.study.reproduce import aep_criteria, amp_vs_alp, css_criteria, dep_coord, maxq
+from validation.study.reproduce import (
+    aep_criteria,
+    amp_vs_alp,
+    css_criteria,
+    dep_coord,
+    maxq,
+    pricing,
+)
 from validation.study.reproduce import slicer as vo_slicer
 from validation.study.reproduce.common import Comparison, reference
 
@@ -39,7 +46,7 @@ def _entry(module: object) -> Reproduction:
 REPRODUCTIONS: dict[str, Reproduction] = {
     r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord))
 }
-REPRODUCTIONS.update((r.name, r) for r in map(_entry, (css_criteria, vo_slicer)))
+REPRODUCTIONS.update((r.name, r) for r in map(_entry, (css_criteria, vo_slicer, pricing)))
 
 
 def reproduce(
