@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from validation.study.reproduce.common import Comparison, reference
-from validation.study.reproduce.vo_common import Tally, reduction, run_cycles
+from validation.study.reproduce.vo_common import Tally, close, reduction, run_cycles
 
 NAME = "css-criteria"
 DEFAULT_RUNS = 5000
@@ -56,7 +56,10 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         workers: int | None = None) -> Comparison:  # fmt: skip
     """Run ``runs`` cycles and return paper vs ours."""
     ref = reference(NAME)
-    t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, params={})
+    try:
+        t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, params={})
+    finally:
+        close(executor)
     cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
     paper = ref["paper"]

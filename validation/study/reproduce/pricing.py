@@ -17,7 +17,7 @@ from itertools import pairwise
 from typing import Any
 
 from validation.study.reproduce.common import Comparison, reference
-from validation.study.reproduce.vo_common import Tally, affordable, run_cycles
+from validation.study.reproduce.vo_common import Tally, affordable, close, run_cycles
 
 NAME = "pricing"
 DEFAULT_RUNS = 5000
@@ -57,7 +57,10 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         workers: int | None = None) -> Comparison:  # fmt: skip
     """Run ``runs`` cycles per price and return paper vs ours."""
     ref = reference(NAME)
-    t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, prices=PRICES)
+    try:
+        t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, prices=PRICES)
+    finally:
+        close(executor)
     cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
     paper = ref["paper"]

@@ -66,22 +66,33 @@ def run_cycles(
 
     ``fn`` must be a module-level function (it is pickled for process and
     Dask workers). ``executor`` is an executor, a kind for
-    ``make_executor`` (``local``, ``dask``), or None (in-process).
+    ``make_executor`` (``local``, ``dask``), or None (in-process). An
+    executor object passed in stays open for further maps (a local pool is
+    shut down after each map and restarts on the next); the caller closes it.
     """
+    owned = not hasattr(executor, "map_unordered")
     if isinstance(executor, str):
         executor = make_executor(executor, workers=workers)
     elif executor is None:
         executor = make_executor("local", workers=1)
+    assert executor is not None
     bounds = [(lo, min(lo + CHUNK, cycles)) for lo in range(0, cycles, CHUNK)]
     parts: list[tuple[int, Tally]] = []
     try:
         parts.extend(executor.map_unordered(functools.partial(_chunk, fn, options), bounds))
     finally:
-        executor.close()
+        if owned or executor.name != "dask":
+            executor.close()
     total = Tally()
     for _, part in sorted(parts, key=lambda p: p[0]):
         total.merge(part)
     return total
+
+
+def close(executor: Any) -> None:
+    """Close an executor object a reproduction was given (kinds and None need nothing)."""
+    if hasattr(executor, "close"):
+        executor.close()
 
 
 def affordable(instance: Any) -> set[str]:
