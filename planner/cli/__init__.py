@@ -26,6 +26,7 @@ COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
     "check-schedule",
     "simulate",
+    "flow",
 )  # fmt: skip
 
 

@@ -145,7 +145,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     r = ss.add_parser("reproduce", help="a named paper experiment: paper vs ours")
     r.add_argument("name", nargs="?", help="experiment name (omit to list them)")
     r.add_argument("--seed", type=_number("--seed", int, 0), help="override the default seed")
-    r.add_argument("--runs", type=_number("--runs", int, 1), help="override the run count")
+    r.add_argument("--runs", "--cycles", dest="runs", type=_number("--runs", int, 1),
+                   help="override the run count (cycles, for the VO-flow experiments)")  # fmt: skip
+    r.add_argument("--executor", choices=("local", "dask"),
+                   help="run VO-flow experiments' cycles on local processes or Dask")  # fmt: skip
+    r.add_argument("--workers", type=_number("--workers", int, 1), help="executor workers")
+    r.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     r.add_argument("--repeats", type=_number("--repeats", int, 1),
                    help="timing only: timed searches per instance after the warm-up (default 3)")
     r.add_argument("--nodes", type=_sizes("--nodes"),
@@ -353,5 +358,24 @@ def run_reproduce(args: argparse.Namespace) -> int:
     if options and args.name != "timing":
         raise UsageError(f"planner study reproduce: --{next(iter(options))} applies to "
                          f"'timing' only")  # fmt: skip
+    options.update(_executor_options(args, REPRODUCTIONS[args.name].run))
     print(reproduce(args.name, seed=args.seed, runs=args.runs, **options))
     return 0
+
+
+def _executor_options(args: argparse.Namespace, run: Any) -> dict[str, Any]:
+    """Return ``executor=`` for reproductions that take one (the VO-flow experiments)."""
+    import inspect
+
+    wanted = args.executor or args.workers or args.scheduler
+    if "executor" not in inspect.signature(run).parameters:
+        if wanted:
+            raise UsageError(f"planner study reproduce: '{args.name}' runs in-process only "
+                             "(--executor/--workers/--scheduler do not apply)")  # fmt: skip
+        return {}
+    if not wanted:
+        return {}
+    from validation.study import make_executor
+
+    kind = args.executor or "local"
+    return {"executor": make_executor(kind, workers=args.workers, scheduler=args.scheduler)}

@@ -11,7 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from validation.study.reproduce import aep_criteria, amp_vs_alp, dep_coord, maxq, timing
+from validation.study.reproduce import (
+    aep_criteria,
+    amp_vs_alp,
+    css_criteria,
+    dep_coord,
+    maxq,
+    pricing,
+    timing,
+)
+from validation.study.reproduce import slicer as vo_slicer
 from validation.study.reproduce.common import Comparison, citation, reference
 
 
@@ -40,12 +49,17 @@ def _entry(module: object) -> Reproduction:
 REPRODUCTIONS: dict[str, Reproduction] = {
     r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord, timing))
 }
+REPRODUCTIONS.update((r.name, r) for r in map(_entry, (css_criteria, vo_slicer, pricing)))
 
 
 def reproduce(
     name: str, *, seed: int | None = None, runs: int | None = None, **options: Any
 ) -> str:
-    """Run reproduction ``name`` and return the paper-vs-ours text (``options``: timing sizes)."""
+    """Run reproduction ``name`` and return the paper-vs-ours text.
+
+    ``options`` are the experiment's own keywords (timing sizes; ``executor``
+    for the VO-flow experiments).
+    """
     rep = REPRODUCTIONS[name]
     cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
     return cmp.render()

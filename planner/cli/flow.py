@@ -1,0 +1,202 @@
+"""``planner flow FAMILY``: simulate a VO job flow over slots, cycle by cycle (docs/vo-flows.md).
+
+Each cycle draws its environment and new jobs from FAMILY (seeded per
+cycle), adds the jobs postponed by earlier cycles, and schedules the batch
+with the policy (``css`` or ``slicer --k K``) and the VO policy (combination
+problem 6-9). Prints one row per cycle (or JSON Lines with ``--json``),
+then the flow's means; ``--jobs FILE`` writes the per-job records as CSV;
+``--plot DIR`` draws the per-cycle metrics and one cycle's reservations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+from typing import Any
+
+from planner.cli.common import UsageError, emit_json, param_value, print_table
+
+
+def _int(flag: str, minimum: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise UsageError(f"planner flow: {flag} must be an integer >= {minimum}") from None
+        if value < minimum:
+            raise UsageError(f"planner flow: {flag} must be an integer >= {minimum}")
+        return value
+
+    return parse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``flow`` command."""
+    p = sub.add_parser(
+        "flow",
+        help="simulate a VO job flow over slots (CSS, batch-slicer)",
+        description="Simulate cycles of a VO job flow: per cycle, the family's environment and "
+        "new jobs plus the postponed ones, scheduled by the policy (docs/vo-flows.md).",
+    )
+    p.add_argument("family", help="instance family drawing each cycle (e.g. css2015)")
+    p.add_argument("--policy", default="slicer", help="css or slicer (default)")
+    p.add_argument("--k", type=_int("--k", 1), default=1, help="sub-batches of the slicer (1)")
+    p.add_argument("--search", default=None,
+                   help="alternatives search: criterion (each job's own) or amp; "
+                   "default: amp for css, criterion for slicer")  # fmt: skip
+    p.add_argument("--problem", default="7", help="VO policy: combination problem 6-9 (7)")
+    p.add_argument("--time", default="proc_time", help="proc_time (default) or runtime")
+    p.add_argument("--cycles", type=_int("--cycles", 1), default=10, help="cycles (10)")
+    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="flow seed (0)")
+    p.add_argument("--max-postponements", type=_int("--max-postponements", 0), default=2,
+                   help="a job postponed more often is dropped (2)")  # fmt: skip
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="family parameter (repeatable), e.g. --param load_max=0.3")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="JSON Lines: one object per cycle")
+    p.add_argument("--jobs", metavar="FILE", help="write the per-job records as CSV")
+    p.add_argument("--plot", metavar="DIR", help="write cycles.png and timeline.png to DIR")
+    p.add_argument("--timeline-cycle", type=_int("--timeline-cycle", 0), default=0,
+                   help="the cycle drawn in timeline.png (0)")  # fmt: skip
+    p.set_defaults(run=run)
+
+
+def _params(args: argparse.Namespace) -> dict[str, Any]:
+    from instances import FAMILIES
+
+    if args.family not in FAMILIES:
+        raise UsageError(f"planner flow: unknown family '{args.family}' "
+                         f"(choose from: {', '.join(FAMILIES)})")  # fmt: skip
+    defaults = FAMILIES[args.family].defaults
+    out: dict[str, Any] = {}
+    for item in args.param:
+        name, eq, text = item.partition("=")
+        name = name.replace("-", "_")
+        if not eq or not name:
+            raise UsageError(f"planner flow: --param must be NAME=VALUE, got '{item}'")
+        out[name] = param_value("planner flow", name, text, defaults.get(name))
+    try:
+        FAMILIES[args.family].check_params(out)
+    except ValueError as err:
+        raise UsageError(f"planner flow: {err}") from None
+    return out
+
+
+def _policy(args: argparse.Namespace) -> Any:
+    from planner.vo import POLICIES, make_policy
+
+    if args.policy not in POLICIES:
+        raise UsageError(f"planner flow: unknown policy '{args.policy}' "
+                         f"(choose from: {', '.join(POLICIES)})")  # fmt: skip
+    options: dict[str, Any] = {}
+    if args.search is not None:
+        options["search"] = args.search
+    if args.policy == "slicer":
+        options["k"] = args.k
+    elif args.k != 1:
+        raise UsageError("planner flow: --k applies to the slicer policy only")
+    try:
+        return make_policy(args.policy, **options)
+    except (KeyError, ValueError) as err:
+        raise UsageError(f"planner flow: {str(err).strip(chr(39))}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Simulate the flow and print the per-cycle records and the means."""
+    from models.combination import VoPolicy
+    from planner.vo import family_environment, run_flow
+
+    params = _params(args)
+    policy = _policy(args)
+    if args.problem not in ("6", "7", "8", "9"):
+        raise UsageError("planner flow: --problem must be 6, 7, 8 or 9")
+    if args.time not in ("proc_time", "runtime"):
+        raise UsageError("planner flow: --time must be proc_time or runtime")
+    if args.plot and args.timeline_cycle >= args.cycles:
+        raise UsageError("planner flow: --timeline-cycle must be below --cycles")
+    combine = VoPolicy(int(args.problem), args.time)
+    env = family_environment(args.family, args.seed, **params)
+    try:
+        flow = run_flow(policy, combine, env, args.cycles, seed=args.seed,
+                        max_postponements=args.max_postponements, keep=bool(args.plot))  # fmt: skip
+    except ValueError as err:
+        raise UsageError(f"planner flow: {str(err).splitlines()[0]}") from None
+    if args.jobs:
+        _write_jobs(flow, args.jobs)
+    if args.plot:
+        _plot(flow, args.plot, args.timeline_cycle)
+    if args.json:
+        for c in flow.cycles:
+            row = dataclasses.asdict(c)
+            row["nodes"] = [dataclasses.asdict(u) for u in c.nodes]
+            emit_json(row)
+        return 0
+    cols = ["cycle", "batch", "new", "carried", "placed", "postponed", "dropped", "alternatives",
+            "start", "runtime", "finish", "cost", "t_cpu", "utilisation"]  # fmt: skip
+    print_table(cols, [[_fmt(getattr(c, k)) for k in cols] for c in flow.cycles])
+    print()
+    print(_summary(flow, policy))
+    return 0
+
+
+def _name(policy: Any) -> str:
+    return f"{policy.name}(k={policy.k})" if hasattr(policy, "k") else policy.name
+
+
+def _fmt(value: Any) -> Any:
+    return round(value, 2) if isinstance(value, float) else value
+
+
+def _summary(flow: Any, policy: Any) -> str:
+    from planner.vo.metrics import mean
+
+    placed = [j for j in flow.jobs if j.status == "placed"]
+    seen = len({j.job for j in flow.jobs})
+    parts = {
+        "policy": _name(policy),
+        "jobs": seen,
+        "placed": len(placed),
+        "dropped": sum(c.dropped for c in flow.cycles),
+        "Y_jobs": _fmt(mean([c.failure_rate for c in flow.cycles])),
+        "Y_cycles": _fmt(mean([float(c.failed) for c in flow.cycles])),
+        "NA": _fmt(mean([j.alternatives for j in placed])),
+        "start": _fmt(mean([j.start for j in placed])),
+        "runtime": _fmt(mean([j.runtime for j in placed])),
+        "finish": _fmt(mean([j.finish for j in placed])),
+        "cost": _fmt(mean([j.cost for j in placed])),
+        "T_CPU": _fmt(mean([c.t_cpu for c in flow.cycles])),
+    }
+    return "  ".join(f"{k}={v}" for k, v in parts.items())
+
+
+def _write_jobs(flow: Any, path: str) -> None:
+    fields = [f.name for f in dataclasses.fields(flow.jobs[0])] if flow.jobs else ["job"]
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            w.writerow(fields)
+            for j in flow.jobs:
+                row = dataclasses.asdict(j)
+                row["hosts"] = " ".join(row["hosts"])
+                w.writerow(["" if row[f] is None else row[f] for f in fields])
+    except OSError as err:
+        raise UsageError(f"planner flow: cannot write {path}: {err.strerror}") from None
+
+
+def _plot(flow: Any, directory: str, cycle: int) -> None:
+    from pathlib import Path
+
+    from planner.plot import plot_windows
+    from planner.vo.plot import plot_cycles
+
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        plot_cycles(flow, out / "cycles.png")
+        inst, outcome = flow.kept[cycle]
+        plot_windows(inst, list(outcome.reservations), out / "timeline.png",
+                     title=f"cycle {cycle}: reservations of policy {flow.policy}")  # fmt: skip
+    except RuntimeError as err:
+        raise UsageError(str(err)) from None
+    except OSError as err:
+        raise UsageError(f"planner flow: cannot write to {directory}: {err.strerror}") from None
