@@ -25,32 +25,50 @@ SOLVERS: dict[str, str] = {
 
 
 def _denormalise(sp: Any, value: float | None) -> float | None:
-    """Turn a normalised sum (minimised; DEP/COORD summed over tasks) into the metric's sign."""
+    """Turn a normalised value (minimised; DEP/COORD summed, q scaled) into the metric."""
     if value is None:
         return None
-    if sp.criterion.metric in ("near_distance", "far_distance"):
+    metric = sp.criterion.metric
+    if metric in ("near_distance", "far_distance"):
         value = value / sp.n
+    elif metric == "q":
+        from models.window.space import natural_q
+
+        value = natural_q(value, sp.q_exp)
     return -value if sp.criterion.sense == "max" else value
 
 
-def _meets(sense: str, objective: float, bound: float) -> bool:
-    """Return True when ``objective`` attains the proven ``bound`` (up to float noise).
-
-    The tolerance is relative only: q may be a real of any magnitude, so an
-    absolute one would accept a window that is worse by a small q difference.
-    """
-    gap = objective - bound if sense == "min" else bound - objective
-    return gap <= 1e-9 * max(abs(objective), abs(bound))
+def _normalised(sp: Any, chosen: Sequence[int], objective: float) -> float:
+    """Return a window's value in the solvers' normalised units (exact for q)."""
+    if sp.criterion.metric == "q":
+        return -float(sp.q[list(chosen)].sum())
+    value = sp.criterion.normalised(objective)
+    return value * sp.n if sp.criterion.metric in ("near_distance", "far_distance") else value
 
 
-def _tighter(sp: Any, bound: float | None, free_start: bool) -> float | None:
-    """Return the tighter of a solver's bound and the budget-free relaxation of :mod:`dp`."""
-    from models.window.dp import relaxation_bound
-
-    relaxed = _denormalise(sp, relaxation_bound(sp, free_start=free_start))
+def _tighter(sp: Any, bound: float | None, relaxed: float | None) -> float | None:
+    """Return the tighter of a solver's bound and the budget-free relaxation (both natural)."""
     if bound is None or relaxed is None:
         return relaxed if bound is None else bound
     return max(bound, relaxed) if sp.criterion.sense == "min" else min(bound, relaxed)
+
+
+def _inexact_q_bound(sp: Any, relaxed: float | None) -> float | None:
+    """Return a proven bound from the float relaxation of inexact q, widened by its rounding."""
+    if relaxed is None:
+        return None
+    margin = sp.n * float(abs(sp.q).max(initial=0.0)) * 2.0**-40
+    return _denormalise(sp, relaxed - margin)
+
+
+INEXACT_Q = (
+    "q has no exact integer scaling (the absolute sum of the scaled q of the suitable "
+    "slots exceeds 2^50): optimality is not claimed"
+)
+MILP_TOLERANCE = (
+    "the MILP objective may exceed 10^9 units, beyond which the solver's tolerances "
+    "may hide a better window: optimality is not claimed"
+)
 
 
 def solve_window(
@@ -109,6 +127,7 @@ def solve_window(
     if extra:
         raise TypeError(f"solver '{solver}' takes no option(s) {', '.join(sorted(extra))}")
     sp = WindowSpace(instance, job, crit, slots)
+    notes: list[str] = []
     if solver == "cpsat":
         from models.window.cpsat import WindowModel
 
@@ -128,17 +147,40 @@ def solve_window(
 
             backend = "highs" if solver == "milp-highs" else options.get("backend", "cbc")
             status, found, raw = solve_milp(
-                sp, free_start=free_start, backend=backend, time_limit=time_limit, threads=threads
+                sp,
+                free_start=free_start,
+                backend=backend,
+                time_limit=time_limit,
+                threads=threads,
+                notes=notes,
             )
         bound = _denormalise(sp, raw)
     window = sp.window(found[0], found[1]) if found is not None else None
     objective = window.value(crit.name) if window is not None else None
-    if status == "optimal":
+    info: dict[str, Any] = {"job": job.id, "criterion": crit.name, "free_start": free_start}
+    inexact = crit.metric == "q" and not sp.q_exact
+    if status == "optimal" and not inexact:
         bound = objective
-    elif status in ("feasible", "unknown"):
-        bound = _tighter(sp, bound, free_start)
-        if objective is not None and bound is not None and _meets(crit.sense, objective, bound):
-            status, bound = "optimal", objective  # the incumbent attains a proven bound
+    elif status in ("feasible", "unknown", "optimal"):
+        from models.window.dp import relaxation_bound
+
+        relaxed = relaxation_bound(sp, free_start=free_start)  # exact, normalised
+        if inexact:
+            status = "feasible" if status == "optimal" else status
+            bound = _inexact_q_bound(sp, relaxed)
+            info["reason"] = INEXACT_Q
+        else:
+            bound = _tighter(sp, bound, _denormalise(sp, relaxed))
+            # values are integers in normalised units: the incumbent attains the relaxation
+            if (
+                found is not None
+                and relaxed is not None
+                and objective is not None
+                and _normalised(sp, found[1], objective) <= relaxed + 0.5
+            ):
+                status, bound = "optimal", objective
+            if status == "feasible" and "tolerance" in notes:
+                info["reason"] = MILP_TOLERANCE
     return Result(
         status=status,
         objective=objective,
@@ -146,5 +188,5 @@ def solve_window(
         runtime=time.perf_counter() - began,
         solver=solver,
         windows=(window,) if window is not None else (),
-        info={"job": job.id, "criterion": crit.name, "free_start": free_start},
+        info=info,
     )

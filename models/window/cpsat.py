@@ -27,7 +27,7 @@ from ortools.sat.python import cp_model
 from models.backends import cpsat_solver, cpsat_status, run_cpsat
 from models.window.cpsat_layers import add_bound_cut, add_split, narrow, split_sum
 from models.window.reduce import reduce_space
-from models.window.space import WindowSpace, q_error, q_scale
+from models.window.space import WindowSpace, approximate_q, natural_q
 
 SPLIT_LIMIT = 20000
 """Largest number of (candidate, slot) pairs for which the decomposition layer is added."""
@@ -78,14 +78,14 @@ class WindowModel:
                 c = sp.costs(0)
                 m.Add(sum(int(c[j]) * x[j] for j in self.slots) <= sp.budget)
         self.scale = 1
-        self.q_err = 0.0  # largest rounding error of a scaled q (see q_error)
+        self.q_err = 0.0  # largest rounding error of an approximated q (see approximate_q)
         self.split: dict[tuple[int, int], cp_model.IntVar] = {}  # x_cj of cpsat_layers
         self.cand: list[tuple[int, int]] = []
         self.y: list[cp_model.IntVar] = []
         if red is not None and 0 < int(red.alive.sum()) <= SPLIT_LIMIT:
             add_split(self, red)
         self._objective(s, e, r)
-        if self.split:
+        if self.split and (sp.criterion.metric != "q" or sp.q_exact):
             add_bound_cut(self, red)
         if red is not None and red.start is not None:
             narrow(self, red)
@@ -149,9 +149,11 @@ class WindowModel:
         elif metric == "proc_time":
             m.Minimize(n * D if D is not None else sum(r[j] * x[j] for j in self.slots))
         elif metric == "q":
-            self.scale = q_scale(sp.q[self.slots]) if self.slots else 1
-            self.q_err = q_error(sp.q[self.slots], self.scale)
-            qs = {j: round(float(sp.q[j]) * self.scale) for j in self.slots}
+            if sp.q_exact:  # sp.q holds exact integers
+                qs = {j: int(sp.q[j]) for j in self.slots}
+            else:
+                ints, self.scale, self.q_err = approximate_q(sp.q[self.slots])
+                qs = dict(zip(self.slots, ints, strict=True))
             m.Maximize(sum(qs[j] * x[j] for j in self.slots))
         else:
             self.scale = n
@@ -189,6 +191,8 @@ class WindowModel:
             raw += self.sp.n * self.q_err
             status = "feasible" if status == "optimal" else status
         bound = raw / self.scale if proven else None
+        if bound is not None and self.sp.criterion.metric == "q" and self.sp.q_exact:
+            bound = natural_q(raw, self.sp.q_exp)
         if status == "unknown" and self.incumbent is not None:
             return "feasible", self.incumbent, None  # stopped early: the reduction's window
         if status not in ("optimal", "feasible"):

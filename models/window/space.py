@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 
@@ -67,7 +69,12 @@ class WindowSpace:
         self.e = np.array([s.end for s in self.suitable], dtype=np.int64)
         self.node = np.array([inst.node_index[s.node] for s in self.suitable], dtype=np.int64)
         self.price = [inst.slot_price(s) for s in self.suitable]
-        self.q = np.array([nd.q for nd in nodes], dtype=float)
+        exact = exact_q([nd.q for nd in nodes])
+        self.q_exact = exact is not None
+        # exact: q as integers in units of 10^-q_exp, so float sums of any subset are exact
+        self.q_exp = exact[1] if exact is not None else 0
+        qs = exact[0] if exact is not None else [nd.q for nd in nodes]
+        self.q = np.array(qs, dtype=float)
         self.r = np.array([duration(job.volume, nd.performance) for nd in nodes], dtype=np.int64)
         self.square = self.geometry == "square"
         self.levels: list[int] = sorted({int(v) for v in self.r}) if self.square else [0]
@@ -165,30 +172,50 @@ class WindowSpace:
         return make_window(self.instance, self.job, int(t), picked, self.geometry)
 
 
-def _integral(scaled: np.ndarray) -> bool:
-    """Return True when every value is an integer up to float noise (relative 1e-12: q may be
-    tiny, and a looser tolerance would pass 918234331.785 as an integer)."""
-    return bool(np.all(np.abs(scaled - np.round(scaled)) <= 1e-12 * np.abs(scaled)))
+EXACT_SUM = 2**50
+"""Largest Σ|q| (in scaled integer units) for which q counts as exactly represented.
+
+Every subset sum is then an integer below 2^53, so the float arithmetic of the
+DP, the reduction and the bounds is exact, and the decimal sums differ from
+the sums of the binary doubles by less than a quarter unit (so decimal
+optima are optima of the doubles too, up to decimal ties)."""
 
 
-def q_scale(q: np.ndarray) -> int:
-    """Return the smallest power of ten (≤ 10^6) that makes every q an integer."""
-    for k in range(7):
-        if _integral(np.asarray(q, dtype=float) * 10**k):
-            return 10**k
-    return 10**6
+def exact_q(values: Sequence[float]) -> tuple[list[int], int] | None:
+    """Return ``(integers, k)`` with ``q_j = integers[j] / 10^k`` exactly, or None.
 
-
-def q_error(q: np.ndarray, scale: int) -> float:
-    """Return the largest rounding error of ``round(q * scale)`` (0 when every q scales exactly).
-
-    CP-SAT needs integer coefficients: with q of more than six decimals the
-    scaled model is only an approximation, and its "optimal" proves nothing.
+    Each q is read as the shortest decimal that reads back as the same double
+    (the number as written in an instance file); k is the largest number of
+    decimals among them (negative when every q is a multiple of a power of
+    ten). None when the scaled integers' absolute sum exceeds :data:`EXACT_SUM`.
     """
+    decimals = [Decimal(repr(float(v))) for v in values]
+    if not decimals:
+        return [], 0
+    k = max(-int(d.as_tuple().exponent) for d in decimals)
+    ints = [int(Fraction(d) * Fraction(10) ** k) for d in decimals]  # exact: d has <= k decimals
+    if sum(abs(i) for i in ints) > EXACT_SUM:
+        return None
+    return ints, k
+
+
+def approximate_q(q: np.ndarray) -> tuple[list[int], float, float]:
+    """Return ``(integers, scale, largest rounding error)`` approximating ``q · scale``.
+
+    For q without an exact scaling (:func:`exact_q`): the scale makes Σ|q| about
+    2^50, so the integers fit every solver. A model over them proves nothing.
+    """
+    total = float(np.abs(q).sum())
+    scale = 2.0**50 / total if total > 0 else 1.0
     scaled = np.asarray(q, dtype=float) * scale
-    if _integral(scaled):
-        return 0.0
-    return float(np.abs(scaled - np.round(scaled)).max())
+    ints = [round(float(v)) for v in scaled]
+    err = float(np.abs(scaled - np.round(scaled)).max()) if len(ints) else 0.0
+    return ints, scale, err
+
+
+def natural_q(scaled: float, k: int) -> float:
+    """Return ``scaled / 10^k`` (a sum or bound of scaled q) rounded once to a double."""
+    return float(Fraction(scaled) / Fraction(10) ** k)
 
 
 def criterion_of(job: Job, criterion: str | None) -> Criterion:
