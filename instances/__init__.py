@@ -4,7 +4,7 @@ The bottom layer of the package stack (instances ← planner ← models ← vali
 """
 
 from instances.criteria import CRITERIA, GEOMETRIES, Criterion
-from instances.errors import DataError, InstanceFileError
+from instances.errors import DataError, InstanceFileError, LimitError
 from instances.generators import FAMILIES, Family, generate
 from instances.instance import Instance
 from instances.io import dumps_instance, loads_instance, read_instance, write_instance
@@ -26,6 +26,7 @@ __all__ = [
     "Instance",
     "InstanceFileError",
     "Job",
+    "LimitError",
     "Node",
     "Slot",
     "SwfError",

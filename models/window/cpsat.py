@@ -24,6 +24,7 @@ import math
 import numpy as np
 from ortools.sat.python import cp_model
 
+from instances.errors import LimitError
 from models.backends import cpsat_solver, cpsat_status, run_cpsat
 from models.window.cpsat_layers import add_bound_cut, add_split, narrow, split_sum
 from models.window.reduce import reduce_space
@@ -182,7 +183,13 @@ class WindowModel:
         code = run_cpsat(solver, self.model)
         status = cpsat_status(code)
         if status is None:
-            raise RuntimeError(f"CP-SAT rejected the window model: {solver.StatusName(code)}")
+            why = (self.model.Validate() or solver.StatusName(code)).splitlines()[0]
+            if "overflow" in why.lower():
+                raise LimitError(
+                    "the window model's integer sums exceed CP-SAT's 64-bit range "
+                    f"({why[:120]}); use the dp or milp solver"
+                )
+            raise RuntimeError(f"CP-SAT rejected the window model: {why}")
         raw = solver.BestObjectiveBound()
         # without a solution CP-SAT may report 0 as its bound: not a proven one
         proven = status in ("optimal", "feasible") and math.isfinite(raw)

@@ -189,7 +189,7 @@ def exact_q(values: Sequence[float]) -> tuple[list[int], int] | None:
     decimals among them (negative when every q is a multiple of a power of
     ten). None when the scaled integers' absolute sum exceeds :data:`EXACT_SUM`.
     """
-    decimals = [Decimal(repr(float(v))) for v in values]
+    decimals = [Decimal(repr(float(v))).normalize() for v in values]
     if not decimals:
         return [], 0
     k = max(-int(d.as_tuple().exponent) for d in decimals)

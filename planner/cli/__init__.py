@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from planner.cli.common import UsageError
+from planner.cli.common import UsageError, one_line
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study",
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(args.run(args) or 0)
     except (UsageError, InstanceFileError, DataError) as err:
-        print(str(err).splitlines()[0] if str(err) else "planner: bad input", file=sys.stderr)
+        print(one_line(str(err)) if str(err) else "planner: bad input", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("planner: interrupted", file=sys.stderr)
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # last resort: one line, exit 1
         if os.environ.get("PLANNER_DEBUG"):
             raise
-        print(f"planner: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        print(one_line(f"planner: internal error: {type(err).__name__}: {err}"), file=sys.stderr)
         return 1
 
 
