@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from instances.errors import DataError
-from instances.limits import TEXT_MAX, span
+from instances.limits import TEXT_MAX, num
 
 
 def is_int(value: Any) -> bool:
@@ -23,7 +23,7 @@ def require_int(
     """Raise unless ``value`` is an integer (within ``[minimum, maximum]`` when given)."""
     if maximum is not None:
         minimum = -maximum if minimum is None else minimum
-        rule = f"must be an integer in {span(minimum, maximum)}"
+        rule = f"must be an integer >= {num(minimum)} and <= {num(maximum)}"
     else:
         rule = "must be an integer" + (f" >= {minimum}" if minimum is not None else "")
     if (
@@ -54,11 +54,9 @@ def require_real(
     elif nonnegative:
         rule = "must be a finite number >= 0"
     if high is not None:
-        lo = low if low is not None else (0 if positive or nonnegative else -high)
-        rule = f"must be a number in {span(lo, high)}"
-        if positive and not low:
-            rule = f"must be a number in (0, {span(0, high)[4:]}"
-        low = lo
+        low = low if low is not None else (0 if positive or nonnegative else -high)
+        above = "> 0" if positive and not low else f">= {num(low)}"
+        rule = f"must be a finite number {above} and <= {num(high)}"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise DataError(field, rule)
     try:

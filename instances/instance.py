@@ -16,7 +16,7 @@ from instances.checks import is_int, require_text
 from instances.criteria import GEOMETRIES
 from instances.errors import DataError
 from instances.job import Job
-from instances.limits import TIME_MAX, span
+from instances.limits import TIME_MAX, num
 from instances.node import Node
 from instances.slot import Busy, Slot
 
@@ -88,9 +88,8 @@ class Instance:
             return
         h = tuple(self.horizon)
         if len(h) != 2 or not all(is_int(v) and abs(v) <= TIME_MAX for v in h):
-            raise DataError(
-                "horizon", f"must be two integers [start, end] in {span(-TIME_MAX, TIME_MAX)}"
-            )
+            each = f"each >= {num(-TIME_MAX)} and <= {num(TIME_MAX)}"
+            raise DataError("horizon", f"must be two integers [start, end], {each}")
         if h[0] >= h[1]:
             raise DataError("horizon", "start must be less than end")
         object.__setattr__(self, "horizon", h)

@@ -40,10 +40,11 @@ TEXT_MAX = 10**4
 
 def span(lo: float, hi: float) -> str:
     """Return ``[lo, hi]`` with powers of ten written as 10^k (for rule messages)."""
-    return f"[{_num(lo)}, {_num(hi)}]"
+    return f"[{num(lo)}, {num(hi)}]"
 
 
-def _num(x: float) -> str:
+def num(x: float) -> str:
+    """Return ``x`` for a rule message: powers of ten from 10^3 on (and 10^-3 down) as 10^k."""
     for k in range(-9, 19):
         for sign in (1, -1):
             if x == sign * 10.0**k and abs(k) >= 3:

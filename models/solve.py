@@ -71,6 +71,42 @@ MILP_TOLERANCE = (
 )
 
 
+def _run(
+    sp: Any,
+    solver: str,
+    free_start: bool,
+    time_limit: float | None,
+    threads: int,
+    options: dict[str, Any],
+    notes: list[str],
+) -> tuple[str, Any, float | None]:
+    """Build and solve the model of ``solver``; return (status, found, natural bound)."""
+    if solver == "cpsat":
+        from models.window.cpsat import WindowModel
+
+        model = WindowModel(sp, free_start=free_start, reduce=options.get("reduce", True))
+        return model.solve(time_limit=time_limit, threads=threads, seed=options.get("seed", 0))
+    if solver == "dp":
+        from models.window.dp import solve_dp
+
+        status, found, raw = solve_dp(
+            sp, free_start=free_start, time_limit=time_limit, prune=options.get("prune", True)
+        )
+    else:
+        from models.window.milp import solve_milp
+
+        backend = "highs" if solver == "milp-highs" else options.get("backend", "cbc")
+        status, found, raw = solve_milp(
+            sp,
+            free_start=free_start,
+            backend=backend,
+            time_limit=time_limit,
+            threads=threads,
+            notes=notes,
+        )
+    return status, found, _denormalise(sp, raw)
+
+
 def solve_window(
     instance: Instance,
     job: Job | str,
@@ -98,7 +134,9 @@ def solve_window(
     free_start
         Allow any integer start T, not only suitable slot starts (SPEC §4).
     time_limit
-        Seconds; on expiry the status is ``feasible`` (with ``bound``) or ``unknown``.
+        Seconds, model building included; on expiry the status is ``feasible``
+        (with ``bound``) or ``unknown`` (``info["reason"]`` says so when the
+        limit struck while the model was being built).
     threads
         Solver threads (CP-SAT workers, CBC/HiGHS threads; the DP uses one).
     slots
@@ -115,7 +153,7 @@ def solve_window(
         ``objective`` is its criterion metric and ``bound`` the best proven
         bound, both in the metric's natural sign (e.g. q for ``max_q``).
     """
-    from models.window.space import WindowSpace, criterion_of
+    from models.window.space import BuildTimeLimit, WindowSpace, criterion_of
 
     began = time.perf_counter()
     if solver not in SOLVERS:
@@ -126,35 +164,22 @@ def solve_window(
     extra = set(options) - allowed
     if extra:
         raise TypeError(f"solver '{solver}' takes no option(s) {', '.join(sorted(extra))}")
-    sp = WindowSpace(instance, job, crit, slots)
+    deadline = began + time_limit if time_limit is not None else None
     notes: list[str] = []
-    if solver == "cpsat":
-        from models.window.cpsat import WindowModel
-
-        model = WindowModel(sp, free_start=free_start, reduce=options.get("reduce", True))
-        status, found, bound = model.solve(
-            time_limit=time_limit, threads=threads, seed=options.get("seed", 0)
+    try:
+        sp = WindowSpace(instance, job, crit, slots, deadline=deadline)
+        status, found, bound = _run(sp, solver, free_start, time_limit, threads, options, notes)
+    except BuildTimeLimit as err:
+        base = {"job": job.id, "criterion": crit.name, "free_start": free_start}
+        return Result(
+            status="unknown",
+            objective=None,
+            bound=None,
+            runtime=time.perf_counter() - began,
+            solver=solver,
+            info=base | {"reason": str(err)},
         )
-    else:
-        if solver == "dp":
-            from models.window.dp import solve_dp
-
-            status, found, raw = solve_dp(
-                sp, free_start=free_start, time_limit=time_limit, prune=options.get("prune", True)
-            )
-        else:
-            from models.window.milp import solve_milp
-
-            backend = "highs" if solver == "milp-highs" else options.get("backend", "cbc")
-            status, found, raw = solve_milp(
-                sp,
-                free_start=free_start,
-                backend=backend,
-                time_limit=time_limit,
-                threads=threads,
-                notes=notes,
-            )
-        bound = _denormalise(sp, raw)
+    sp.deadline = None  # the checks below are part of the answer, not of the search
     window = sp.window(found[0], found[1]) if found is not None else None
     objective = window.value(crit.name) if window is not None else None
     info: dict[str, Any] = {"job": job.id, "criterion": crit.name, "free_start": free_start}

@@ -58,21 +58,22 @@ def _with(path: str, value: Any) -> dict[str, Any]:
 
 
 OUT_OF_RANGE = [
-    ("nodes.0.performance", 1e-308, "nodes[0].performance", "[10^-3, 10^6]"),  # duration overflow
-    ("nodes.0.performance", 1e7, "nodes[0].performance", "[10^-3, 10^6]"),  # above the range
-    ("nodes.0.price", 1e308, "nodes[0].price", "[0, 10^3]"),  # cost overflow
-    ("slots.0.price", 1e4, "slots[0].price", "[0, 10^3]"),  # slot price override
-    ("jobs.0.max_price", 1e308, "jobs[0].max_price", "[0, 10^3]"),  # derived budget overflow
-    ("jobs.0.volume", 1e308, "jobs[0].volume", "(0, 10^9]"),  # duration overflow
-    ("jobs.0.budget", 10**30, "jobs[0].budget", "[0, 10^15]"),  # beyond int64
-    ("jobs.0.budget", 2**63, "jobs[0].budget", "[0, 10^15]"),  # int64 + 1
-    ("nodes.0.q", 1e308, "nodes[0].q", "[-10^15, 10^15]"),  # sums overflow to inf
-    ("slots.0.end", 2**62, "slots[0].end", "[-10^12, 10^12]"),  # CP-SAT domain overflow
-    ("slots.0.start", -(2**64), "slots[0].start", "[-10^12, 10^12]"),  # beyond int64
-    ("jobs.0.deadline", 2**63, "jobs[0].deadline", "[-10^12, 10^12]"),  # beyond int64
-    ("jobs.0.nodes", 10**4, "jobs[0].nodes", "[1, 10^3]"),  # window sums beyond 2^62
-    ("jobs.0.priority", 1e300, "jobs[0].priority", "[-10^15, 10^15]"),  # carried number
-    ("horizon", [0, 2**62], "horizon", "[-10^12, 10^12]"),  # horizon edge
+    # performance 1e-308 would make ceil(V / p) overflow
+    ("nodes.0.performance", 1e-308, "nodes[0].performance", ">= 10^-3 and <= 10^6"),
+    ("nodes.0.performance", 1e7, "nodes[0].performance", ">= 10^-3 and <= 10^6"),  # above the range
+    ("nodes.0.price", 1e308, "nodes[0].price", ">= 0 and <= 10^3"),  # cost overflow
+    ("slots.0.price", 1e4, "slots[0].price", ">= 0 and <= 10^3"),  # slot price override
+    ("jobs.0.max_price", 1e308, "jobs[0].max_price", ">= 0 and <= 10^3"),  # derived budget overflow
+    ("jobs.0.volume", 1e308, "jobs[0].volume", "> 0 and <= 10^9"),  # duration overflow
+    ("jobs.0.budget", 10**30, "jobs[0].budget", ">= 0 and <= 10^15"),  # beyond int64
+    ("jobs.0.budget", 2**63, "jobs[0].budget", ">= 0 and <= 10^15"),  # int64 + 1
+    ("nodes.0.q", 1e308, "nodes[0].q", ">= -10^15 and <= 10^15"),  # sums overflow to inf
+    ("slots.0.end", 2**62, "slots[0].end", ">= -10^12 and <= 10^12"),  # CP-SAT domain overflow
+    ("slots.0.start", -(2**64), "slots[0].start", ">= -10^12 and <= 10^12"),  # beyond int64
+    ("jobs.0.deadline", 2**63, "jobs[0].deadline", ">= -10^12 and <= 10^12"),  # beyond int64
+    ("jobs.0.nodes", 10**4, "jobs[0].nodes", ">= 1 and <= 10^3"),  # window sums beyond 2^62
+    ("jobs.0.priority", 1e300, "jobs[0].priority", ">= -10^15 and <= 10^15"),  # carried number
+    ("horizon", [0, 2**62], "horizon", ">= -10^12 and <= 10^12"),  # horizon edge
 ]
 
 
@@ -89,9 +90,9 @@ def test_out_of_range_numbers_are_rejected_with_their_range(
 
 def test_the_python_api_enforces_the_same_ranges() -> None:
     """The data classes apply the limits too, not only files."""
-    with pytest.raises(ValueError, match=r"\[0, 10\^15\]"):
+    with pytest.raises(ValueError, match=r">= 0 and <= 10\^15"):
         Job("j", nodes=1, volume=1.0, budget=2**63)
-    with pytest.raises(ValueError, match=r"\[-10\^12, 10\^12\]"):
+    with pytest.raises(ValueError, match=r">= -10\^12 and <= 10\^12"):
         Slot("a", 0, 2**62)
 
 

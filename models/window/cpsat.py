@@ -20,6 +20,7 @@ is the plain compact model.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -59,6 +60,7 @@ class WindowModel:
             self.T = m.NewIntVar(min(s, default=0), max(e, default=0), "T")
         else:
             self.T = m.NewIntVarFromDomain(cp_model.Domain.FromValues(starts or [0]), "T")
+        sp.check_deadline()
         self.x = {j: m.NewBoolVar(f"x{j}") for j in self.slots}
         T, x = self.T, self.x
         m.Add(sum(x.values()) == sp.n)
@@ -179,6 +181,8 @@ class WindowModel:
         # cp_model_probing_level = 0 is faster here but OR-Tools 9.15 then returns an
         # infeasible "optimal" solution on some square models and aborts the process
         # (tests/models/test_window_status.py): keep CP-SAT's default probing
+        if self.sp.deadline is not None:  # building counted against the time limit
+            time_limit = max(self.sp.deadline - time.perf_counter(), 0.0)
         solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
         code = run_cpsat(solver, self.model)
         status = cpsat_status(code)

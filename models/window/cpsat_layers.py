@@ -36,6 +36,7 @@ def add_split(wm: WindowModel, red: Reduced) -> None:
         m.Add(sum(lv * yc for (_, lv), yc in zip(wm.cand, y, strict=True)) == wm.D)
     per_slot: dict[int, list[cp_model.IntVar]] = {}
     for c, ((_, level), yc) in enumerate(zip(wm.cand, y, strict=True)):
+        sp.check_deadline()
         idx = [j for j in np.flatnonzero(red.alive[c]).tolist() if j in x]
         xs = {j: m.NewBoolVar(f"x{c}_{j}") for j in idx}
         for j, v in xs.items():

@@ -37,6 +37,7 @@ def optimistic_bounds(
         return t.astype(float)
     out = np.empty(len(t))
     for level in np.unique(lv):
+        sp.check_deadline()
         rows = lv == level
         d = sp.durations(int(level))
         if metric in ("runtime", "finish"):
@@ -125,6 +126,8 @@ def solve_dp(
     """
     began = time.perf_counter()
     t, lv, alive = sp.candidates(free_start)
+    if sp.deadline is not None and time_limit is not None:  # building counts against it
+        began, time_limit = time.perf_counter(), max(sp.deadline - time.perf_counter(), 0.0)
     if len(t) == 0:
         return "infeasible", None, None
     bound = optimistic_bounds(sp, t, lv, alive)

@@ -18,6 +18,7 @@ wheels bundle clashing HiGHS builds).
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -43,6 +44,7 @@ def build(
     goal: list[tuple[float, pulp.LpVariable]] = []
     durations: dict[int, list[tuple[int, int, int]]] = {}
     for c, (tc, level, row) in enumerate(zip(t.tolist(), lv.tolist(), alive, strict=True)):
+        sp.check_deadline()
         idx = np.flatnonzero(row).tolist()
         xs = {j: prob.add_variable(f"x{c}_{j}", cat="Binary") for j in idx}
         prob += pulp.lpSum(xs.values()) == sp.n * y[c], f"card{c}"
@@ -126,6 +128,8 @@ def solve_milp(
     if backend not in BACKENDS:
         raise ValueError(f"unknown MILP backend '{backend}' (choose from: {', '.join(BACKENDS)})")
     prob, x = build(sp, free_start=free_start)
+    if sp.deadline is not None:  # building counts against the time limit
+        time_limit = max(sp.deadline - time.perf_counter(), 0.001)
     if not x:
         return "infeasible", None, None
     if backend == "highs":

@@ -81,6 +81,7 @@ def reduce_space(sp: WindowSpace, *, free_start: bool = False) -> Reduced:
 
     levels = np.unique(lv).tolist()
     for level in levels:
+        sp.check_deadline()
         rows = np.flatnonzero(lv == level)
         c = sp.costs(level)
         cc = np.where(alive[rows], c[None, :], big)

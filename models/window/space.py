@@ -22,6 +22,7 @@ duration exactly D (otherwise the window belongs to a lower level).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -31,6 +32,13 @@ import numpy as np
 
 from instances import CRITERIA, Criterion, Instance, Job, Slot, cost, duration
 from planner import Window, make_window
+
+CHUNK = 2**21
+"""Alive-mask cells computed between two checks of the building deadline."""
+
+
+class BuildTimeLimit(Exception):
+    """The time limit ran out while a model was being built (no solution yet)."""
 
 
 @dataclass
@@ -48,6 +56,9 @@ class WindowSpace:
         deadline clip it via :meth:`Instance.suitable_slots`.
     geometry
         ``rough`` or ``square`` (default: the instance's).
+    deadline
+        Optional ``time.perf_counter()`` time: building the candidates (and the
+        models over them) raises :class:`BuildTimeLimit` once it has passed.
     """
 
     instance: Instance
@@ -56,12 +67,17 @@ class WindowSpace:
     slots: Sequence[Slot] | None = None
     geometry: str | None = None
     suitable: list[Slot] = field(init=False)
+    deadline: float | None = None
     _costs: dict[int, np.ndarray] = field(init=False, default_factory=dict)
+    _candidates: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        init=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         inst, job = self.instance, self.job
         self.geometry = self.geometry or inst.geometry
         self.suitable = inst.suitable_slots(job, self.slots)
+        self.check_deadline()
         nodes = [inst.node(s.node) for s in self.suitable]
         self.n = job.nodes
         self.budget = job.effective_budget
@@ -121,15 +137,23 @@ class WindowSpace:
         with fewer than n alive slots, or whose n cheapest alive slots exceed
         the budget, are dropped: they hold no window.
         """
+        if free_start in self._candidates:
+            return self._candidates[free_start]
         ts, ls, masks = [], [], []
         for level in self.levels:
             t = self.starts(level, free_start)
             d = self.durations(level)
-            alive = (
-                (self.s[None, :] <= t[:, None])
-                & (t[:, None] + d[None, :] <= self.e[None, :])
-                & self.eligible(level)[None, :]
-            )
+            rows = max(1, CHUNK // max(self.m, 1))
+            parts = []
+            for a in range(0, len(t), rows):  # in chunks, so a time limit can stop it
+                self.check_deadline()
+                tt = t[a : a + rows]
+                parts.append(
+                    (self.s[None, :] <= tt[:, None])
+                    & (tt[:, None] + d[None, :] <= self.e[None, :])
+                    & self.eligible(level)[None, :]
+                )
+            alive = np.concatenate(parts) if parts else np.zeros((0, self.m), bool)
             keep = alive.sum(axis=1) >= self.n
             if self.budget is not None and keep.any():
                 # the n cheapest alive slots over the budget: no window here
@@ -141,8 +165,16 @@ class WindowSpace:
             ls.append(np.full(int(keep.sum()), level, dtype=np.int64))
             masks.append(alive[keep])
         if not ts:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, self.m), bool)
-        return np.concatenate(ts), np.concatenate(ls), np.concatenate(masks, axis=0)
+            out = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, self.m), bool)
+        else:
+            out = np.concatenate(ts), np.concatenate(ls), np.concatenate(masks, axis=0)
+        self._candidates[free_start] = out
+        return out
+
+    def check_deadline(self) -> None:
+        """Raise :class:`BuildTimeLimit` once ``deadline`` (a perf_counter time) has passed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BuildTimeLimit("the time limit was reached while building the model")
 
     def values(self, t: int, level: int) -> np.ndarray:
         """Return each slot's additive criterion value z_j at ``(t, level)`` (to be minimised).
