@@ -5,9 +5,9 @@ The exact models compute in 64-bit integers (CP-SAT needs sums within about
 
 - a task lasts ``ceil(V / p) <= 10^9 / 10^-3 = 10^12`` quanta, and a time
   (slot edge, horizon, release, deadline) lies within ``±10^12``;
-- a task costs at most ``10^3 · 2·10^12`` and a window of at most 10^3 tasks
-  at most ``2·10^18 < 2^62``; a derived budget ``floor(C · V · n)`` is at most
-  ``10^15``, the largest explicit budget;
+- a task costs at most ``10^3 · 10^12 = 10^15`` and a window of at most 10^3
+  tasks at most ``10^18 < 2^62``; a derived budget ``floor(C · V · n)`` is at
+  most ``10^15``, the largest explicit budget;
 - ``|q| <= 10^15``, so any sum of q stays far inside the doubles.
 
 Each rule message states its range (``docs/guarantees.md`` lists them all).
