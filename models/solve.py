@@ -61,6 +61,13 @@ def _inexact_q_bound(sp: Any, relaxed: float | None) -> float | None:
     return _denormalise(sp, relaxed - margin)
 
 
+BUILD_GRACE = 0.5
+"""Seconds of model building allowed even under a smaller time limit.
+
+Building a small model (and the dominance reduction's incumbent window) takes
+milliseconds and gives a useful ``feasible`` answer even at a zero limit; large
+models are cut off after at most this long (plus one chunk of work)."""
+
 INEXACT_Q = (
     "q has no exact integer scaling (the absolute sum of the scaled q of the suitable "
     "slots exceeds 2^50): optimality is not claimed"
@@ -164,10 +171,11 @@ def solve_window(
     extra = set(options) - allowed
     if extra:
         raise TypeError(f"solver '{solver}' takes no option(s) {', '.join(sorted(extra))}")
-    deadline = began + time_limit if time_limit is not None else None
+    limit_at = began + time_limit if time_limit is not None else None
+    deadline = began + max(time_limit, BUILD_GRACE) if time_limit is not None else None
     notes: list[str] = []
     try:
-        sp = WindowSpace(instance, job, crit, slots, deadline=deadline)
+        sp = WindowSpace(instance, job, crit, slots, deadline=deadline, limit_at=limit_at)
         status, found, bound = _run(sp, solver, free_start, time_limit, threads, options, notes)
     except BuildTimeLimit as err:
         base = {"job": job.id, "criterion": crit.name, "free_start": free_start}

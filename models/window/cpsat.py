@@ -181,8 +181,8 @@ class WindowModel:
         # cp_model_probing_level = 0 is faster here but OR-Tools 9.15 then returns an
         # infeasible "optimal" solution on some square models and aborts the process
         # (tests/models/test_window_status.py): keep CP-SAT's default probing
-        if self.sp.deadline is not None:  # building counted against the time limit
-            time_limit = max(self.sp.deadline - time.perf_counter(), 0.0)
+        if self.sp.limit_at is not None:  # building counted against the time limit
+            time_limit = max(self.sp.limit_at - time.perf_counter(), 0.0)
         solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
         code = run_cpsat(solver, self.model)
         status = cpsat_status(code)

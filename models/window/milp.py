@@ -128,8 +128,8 @@ def solve_milp(
     if backend not in BACKENDS:
         raise ValueError(f"unknown MILP backend '{backend}' (choose from: {', '.join(BACKENDS)})")
     prob, x = build(sp, free_start=free_start)
-    if sp.deadline is not None:  # building counts against the time limit
-        time_limit = max(sp.deadline - time.perf_counter(), 0.001)
+    if sp.limit_at is not None:  # building counts against the time limit
+        time_limit = max(sp.limit_at - time.perf_counter(), 0.001)
     if not x:
         return "infeasible", None, None
     if backend == "highs":

@@ -59,6 +59,9 @@ class WindowSpace:
     deadline
         Optional ``time.perf_counter()`` time: building the candidates (and the
         models over them) raises :class:`BuildTimeLimit` once it has passed.
+    limit_at
+        Optional ``time.perf_counter()`` time at which the whole solve must end;
+        the solver gets the time left after building.
     """
 
     instance: Instance
@@ -68,6 +71,8 @@ class WindowSpace:
     geometry: str | None = None
     suitable: list[Slot] = field(init=False)
     deadline: float | None = None
+    limit_at: float | None = None
+    cache: dict[tuple[str, bool], float | None] = field(init=False, default_factory=dict)
     _costs: dict[int, np.ndarray] = field(init=False, default_factory=dict)
     _candidates: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
         init=False, default_factory=dict

@@ -44,7 +44,7 @@ def test_huge_cancelling_q_is_never_claimed_optimal(solver: str) -> None:
     if res.window is not None:
         check_window(inst, inst.jobs[0], res.window)
         assert res.bound >= res.objective
-    assert "exact integer scaling" in res.info["reason"]
+        assert "exact integer scaling" in res.info["reason"]
 
 
 def test_moderate_cancelling_q_all_solvers_agree_exactly() -> None:
