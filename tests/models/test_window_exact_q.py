@@ -88,3 +88,21 @@ def test_space_q_is_exact_integers_when_representable() -> None:
     sp = WindowSpace(inst, inst.jobs[0], criterion_of(inst.jobs[0], "max_q"))
     assert sp.q_exact
     assert all(float(v).is_integer() for v in sp.q)
+
+
+def test_joint_model_never_claims_optimal_on_huge_cancelling_q() -> None:
+    """The joint model uses the same exact scaling: q ≈ 1e12 with four decimals is no proof.
+
+    {a, b} sums to 1e12 + 0.2 - 1e12 + 0.1 = 0.3 and {c, d} to 0.2; floats of
+    that magnitude keep only about four decimals, so a rounded model cannot tell.
+    """
+    from instances import Job, Node, Slot
+    from models import solve_joint
+
+    q = {"a": 1e12 + 0.2, "b": -1e12 + 0.1, "c": 0.1, "d": 0.1}
+    nodes = tuple(Node(k, 1.0, price=1.0, q=v) for k, v in q.items())
+    slots = (Slot("a", 0, 10), Slot("b", 0, 10), Slot("c", 20, 30), Slot("d", 20, 30))
+    inst = Instance(nodes, slots, (Job("j", nodes=2, volume=10.0),))
+    res = solve_joint(inst, "q")
+    assert res.status == "feasible"
+    assert res.bound is not None and res.bound >= 0.3 - 1e-3
