@@ -106,3 +106,26 @@ def test_joint_model_never_claims_optimal_on_huge_cancelling_q() -> None:
     res = solve_joint(inst, "q")
     assert res.status == "feasible"
     assert res.bound is not None and res.bound >= 0.3 - 1e-3
+
+
+@pytest.mark.parametrize("solver", ["milp", "milp-highs"])
+def test_milp_optimal_beyond_its_safe_magnitude_is_reported_feasible(solver: str) -> None:
+    """q of 10^9 per task: the MILP's tolerances are unsafe, so its optimum is no proof.
+
+    The budget excludes the two best nodes together, so the budget-free relaxation
+    does not prove the window either: the MILP answers ``feasible`` with the reason,
+    while the DP (exact integers) proves the same value optimal.
+    """
+    from instances import Job, Node, Slot
+
+    q = {"a": 3e9 + 1, "b": 2e9 + 1, "c": 1e9 + 1, "d": 1e9}  # no common power of ten
+    price = {"a": 3.0, "b": 3.0, "c": 1.0, "d": 1.0}
+    nodes = tuple(Node(k, 1.0, price=price[k], q=v) for k, v in q.items())
+    slots = tuple(Slot(k, 0, 10) for k in q)
+    inst = Instance(nodes, slots, (Job("j", nodes=2, volume=10.0, budget=40),))
+    exact = solve_window(inst, "j", "max_q", "dp")
+    assert exact.status == "optimal" and exact.objective == 4e9 + 2  # a with c
+    res = solve_window(inst, "j", "max_q", solver)
+    assert res.status == "feasible" and "10^9" in res.info["reason"]
+    assert res.objective == exact.objective and res.bound >= exact.objective
+    check_window(inst, inst.jobs[0], res.window)
