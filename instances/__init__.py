@@ -4,7 +4,7 @@ The bottom layer of the package stack (instances ← planner ← models ← vali
 """
 
 from instances.criteria import CRITERIA, GEOMETRIES, Criterion
-from instances.errors import DataError, InstanceFileError
+from instances.errors import DataError, InstanceFileError, LimitError
 from instances.generators import FAMILIES, WORKLOAD_FAMILIES, Family, generate, generate_workload
 from instances.instance import Instance
 from instances.io import dumps_instance, loads_instance, read_instance, write_instance
@@ -30,6 +30,7 @@ __all__ = [
     "Instance",
     "InstanceFileError",
     "Job",
+    "LimitError",
     "Machine",
     "Node",
     "Slot",

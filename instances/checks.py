@@ -1,4 +1,7 @@
-"""Type and range checks shared by the data classes' ``__post_init__``."""
+"""Type and range checks shared by the data classes' ``__post_init__``.
+
+The ranges themselves live in :mod:`instances.limits`.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import math
 from typing import Any
 
 from instances.errors import DataError
+from instances.limits import TEXT_MAX, num
 
 
 def is_int(value: Any) -> bool:
@@ -13,22 +17,46 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def require_int(field: str, value: Any, minimum: int | None = None) -> None:
-    """Raise unless ``value`` is an integer (>= ``minimum`` when given)."""
-    rule = "must be an integer" + (f" >= {minimum}" if minimum is not None else "")
-    if not is_int(value) or (minimum is not None and value < minimum):
+def require_int(
+    field: str, value: Any, minimum: int | None = None, maximum: int | None = None
+) -> None:
+    """Raise unless ``value`` is an integer (within ``[minimum, maximum]`` when given)."""
+    if maximum is not None:
+        minimum = -maximum if minimum is None else minimum
+        rule = f"must be an integer >= {num(minimum)} and <= {num(maximum)}"
+    else:
+        rule = "must be an integer" + (f" >= {minimum}" if minimum is not None else "")
+    if (
+        not is_int(value)
+        or (minimum is not None and value < minimum)
+        or (maximum is not None and value > maximum)
+    ):
         raise DataError(field, rule)
 
 
 def require_real(
-    field: str, value: Any, *, positive: bool = False, nonnegative: bool = False
+    field: str,
+    value: Any,
+    *,
+    positive: bool = False,
+    nonnegative: bool = False,
+    low: float | None = None,
+    high: float | None = None,
 ) -> float:
-    """Return ``value`` as float; raise unless it is a finite number in range."""
+    """Return ``value`` as float; raise unless it is a finite number in range.
+
+    ``low``/``high`` bound it inclusively (and are stated in the rule);
+    ``positive`` excludes 0 when ``low`` is 0 or absent.
+    """
     rule = "must be a finite number"
     if positive:
         rule = "must be a finite number > 0"
     elif nonnegative:
         rule = "must be a finite number >= 0"
+    if high is not None:
+        low = low if low is not None else (0 if positive or nonnegative else -high)
+        above = "> 0" if positive and not low else f">= {num(low)}"
+        rule = f"must be a finite number {above} and <= {num(high)}"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise DataError(field, rule)
     try:
@@ -37,10 +65,25 @@ def require_real(
         raise DataError(field, rule) from None
     if not math.isfinite(number) or (positive and number <= 0) or (nonnegative and number < 0):
         raise DataError(field, rule)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise DataError(field, rule)
     return number
 
 
+def require_text(field: str, value: Any) -> None:
+    """Raise unless ``value`` is valid Unicode text (no lone surrogates) of bounded length."""
+    if not isinstance(value, str):
+        raise DataError(field, "must be a string")
+    if len(value) > TEXT_MAX:
+        raise DataError(field, f"must be at most {TEXT_MAX} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DataError(field, "must be valid Unicode text (no lone surrogates)") from None
+
+
 def require_id(field: str, value: Any) -> None:
-    """Raise unless ``value`` is a non-empty string."""
+    """Raise unless ``value`` is a non-empty string of valid Unicode text."""
     if not isinstance(value, str) or not value:
         raise DataError(field, "must be a non-empty string")
+    require_text(field, value)

@@ -31,6 +31,17 @@ class DataError(ValueError):
         return DataError(f"{prefix}{joiner}{self.path}", self.rule)
 
 
+class LimitError(DataError):
+    """Valid data beyond what the chosen solver can handle (memory, integer range).
+
+    The command line reports it like bad input: one line, exit code 2; the rule
+    names the limit and what to do instead.
+    """
+
+    def __init__(self, rule: str) -> None:
+        super().__init__("", rule)
+
+
 class InstanceFileError(ValueError):
     """An instance file that cannot be read: names the file, the JSON path and the rule."""
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 
-from instances.checks import is_int
+from instances.checks import is_int, require_text
 from instances.criteria import GEOMETRIES
 from instances.errors import DataError
 from instances.job import Job
+from instances.limits import TIME_MAX, num
 from instances.node import Node
 from instances.slot import Busy, Slot
 
@@ -57,8 +58,7 @@ class Instance:
     def __post_init__(self) -> None:
         object.__setattr__(self, "nodes", tuple(self.nodes))
         object.__setattr__(self, "jobs", tuple(self.jobs))
-        if not isinstance(self.name, str):
-            raise DataError("name", "must be a string")
+        require_text("name", self.name)
         if self.geometry not in GEOMETRIES:
             raise DataError("geometry", f"must be one of {', '.join(GEOMETRIES)}")
         self._check_horizon()
@@ -87,8 +87,9 @@ class Instance:
         if self.horizon is None:
             return
         h = tuple(self.horizon)
-        if len(h) != 2 or not all(is_int(v) for v in h):
-            raise DataError("horizon", "must be two integers [start, end]")
+        if len(h) != 2 or not all(is_int(v) and abs(v) <= TIME_MAX for v in h):
+            each = f"each >= {num(-TIME_MAX)} and <= {num(TIME_MAX)}"
+            raise DataError("horizon", f"must be two integers [start, end], {each}")
         if h[0] >= h[1]:
             raise DataError("horizon", "start must be less than end")
         object.__setattr__(self, "horizon", h)

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from collections.abc import Callable
 from typing import Any
 
 from instances.errors import DataError, InstanceFileError
 from instances.instance import Instance
 from instances.job import Job
+from instances.limits import FILE_MAX
 from instances.node import Node
 from instances.slot import Busy, Slot
 
@@ -123,7 +125,7 @@ def instance_from_dict(doc: Any) -> Instance:
     """Build an :class:`Instance` from a parsed JSON document; raise :class:`DataError`."""
     if not isinstance(doc, dict):
         raise DataError("", "the document must be a JSON object")
-    _check_keys("", doc, _TOP_KEYS, ("format", "nodes"))
+    doc = _check_keys("", doc, _TOP_KEYS, ("format", "nodes"))  # a null optional key is absent
     if doc["format"] != FORMAT:
         raise DataError("format", f"must equal '{FORMAT}'")
     if ("slots" in doc) == ("busy" in doc):
@@ -194,16 +196,29 @@ def loads_instance(text: str, file: str = "<string>") -> Instance:
         raise InstanceFileError(file, err.path, err.rule) from None
 
 
+def _nonblocking(path: str, flags: int) -> int:
+    """Open without blocking on a FIFO that has no writer (it is then refused as irregular)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Return a file's UTF-8 text; raise :class:`InstanceFileError` when it cannot be read."""
+    """Return a regular file's UTF-8 text; raise :class:`InstanceFileError` when it cannot be read."""
     name = os.fspath(path)
     try:
-        with open(name, encoding="utf-8") as fh:
-            return fh.read()
+        # stat the open file: a FIFO or a device would block or never end
+        with open(name, "rb", opener=_nonblocking) as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise InstanceFileError(name, "", "is not a regular file")
+            data = fh.read(FILE_MAX + 1)
     except OSError as err:
-        raise InstanceFileError(name, "", f"cannot read file ({err.strerror})") from None
+        raise InstanceFileError(name, "", f"cannot read file ({err.strerror or err})") from None
+    if len(data) > FILE_MAX:
+        raise InstanceFileError(name, "", f"is larger than {FILE_MAX // 2**20} MiB")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InstanceFileError(name, "", "is not UTF-8 text") from None
+    return text
 
 
 def read_instance(path: str | os.PathLike[str]) -> Instance:

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from instances.checks import require_id, require_int, require_real
+from instances.checks import require_id, require_int, require_real, require_text
 from instances.criteria import CRITERIA
 from instances.errors import DataError
+from instances.limits import (
+    BUDGET_MAX,
+    NODES_MAX,
+    PERFORMANCE_MAX,
+    PRICE_MAX,
+    REAL_MAX,
+    TIME_MAX,
+    VOLUME_MAX,
+)
 from instances.node import AttributeValue, Node
 from instances.units import budget_from_price
 
@@ -54,36 +63,46 @@ class Job:
 
     def __post_init__(self) -> None:
         require_id("id", self.id)
-        require_int("nodes", self.nodes, minimum=1)
-        object.__setattr__(self, "volume", require_real("volume", self.volume, positive=True))
+        require_int("nodes", self.nodes, 1, NODES_MAX)
+        object.__setattr__(
+            self, "volume", require_real("volume", self.volume, positive=True, high=VOLUME_MAX)
+        )
         object.__setattr__(
             self,
             "min_performance",
-            require_real("min_performance", self.min_performance, nonnegative=True),
+            require_real(
+                "min_performance", self.min_performance, nonnegative=True, high=PERFORMANCE_MAX
+            ),
         )
         if self.budget is not None:
-            require_int("budget", self.budget, minimum=0)
+            require_int("budget", self.budget, 0, BUDGET_MAX)
         if self.max_price is not None:
             object.__setattr__(
-                self, "max_price", require_real("max_price", self.max_price, nonnegative=True)
+                self,
+                "max_price",
+                require_real("max_price", self.max_price, nonnegative=True, high=PRICE_MAX),
             )
         if not isinstance(self.requirements, dict):
             raise DataError("requirements", "must be an object")
         for name, value in self.requirements.items():
             if not isinstance(name, str):
                 raise DataError("requirements", "names must be strings")
-            if not isinstance(value, str):
-                require_real(f"requirements.{name}", value)
+            require_text("requirements", name)
+            if isinstance(value, str):
+                require_text(f"requirements.{name}", value)
+            else:
+                require_real(f"requirements.{name}", value, high=REAL_MAX)
         if not isinstance(self.criterion, str) or self.criterion not in CRITERIA:
             raise DataError("criterion", f"must be one of {', '.join(CRITERIA)}")
         if self.deadline is not None:
-            require_int("deadline", self.deadline)
+            require_int("deadline", self.deadline, -TIME_MAX, TIME_MAX)
         if self.release is not None:
-            require_int("release", self.release)
+            require_int("release", self.release, -TIME_MAX, TIME_MAX)
         if self.release is not None and self.deadline is not None and self.release >= self.deadline:
             raise DataError("deadline", "must be greater than release")
         if self.priority is not None:
-            object.__setattr__(self, "priority", require_real("priority", self.priority))
+            priority = require_real("priority", self.priority, high=REAL_MAX)
+            object.__setattr__(self, "priority", priority)
 
     def __hash__(self) -> int:
         return hash(self.id)

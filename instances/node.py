@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from instances.checks import require_id, require_real
+from instances.checks import require_id, require_real, require_text
 from instances.errors import DataError
+from instances.limits import PERFORMANCE_MAX, PERFORMANCE_MIN, PRICE_MAX, Q_MAX, REAL_MAX
 
 AttributeValue = float | int | str
 
@@ -37,18 +38,26 @@ class Node:
     def __post_init__(self) -> None:
         require_id("id", self.id)
         object.__setattr__(
-            self, "performance", require_real("performance", self.performance, positive=True)
+            self,
+            "performance",
+            require_real(
+                "performance", self.performance, low=PERFORMANCE_MIN, high=PERFORMANCE_MAX
+            ),
         )
-        object.__setattr__(self, "price", require_real("price", self.price, nonnegative=True))
-        object.__setattr__(self, "q", require_real("q", self.q))
+        object.__setattr__(
+            self, "price", require_real("price", self.price, nonnegative=True, high=PRICE_MAX)
+        )
+        object.__setattr__(self, "q", require_real("q", self.q, high=Q_MAX))
         if not isinstance(self.attributes, dict):
             raise DataError("attributes", "must be an object")
         for name, value in self.attributes.items():
             if not isinstance(name, str):
                 raise DataError("attributes", "names must be strings")
+            require_text("attributes", name)
             if isinstance(value, str):
+                require_text(f"attributes.{name}", value)
                 continue
-            require_real(f"attributes.{name}", value)
+            require_real(f"attributes.{name}", value, high=REAL_MAX)
 
     def __hash__(self) -> int:
         return hash(self.id)

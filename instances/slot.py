@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from instances.checks import require_id, require_int, require_real
 from instances.errors import DataError
+from instances.limits import PRICE_MAX, TIME_MAX
 
 
 @dataclass(frozen=True, order=False)
@@ -29,12 +30,13 @@ class Slot:
 
     def __post_init__(self) -> None:
         require_id("node", self.node)
-        require_int("start", self.start)
-        require_int("end", self.end)
+        require_int("start", self.start, -TIME_MAX, TIME_MAX)
+        require_int("end", self.end, -TIME_MAX, TIME_MAX)
         if self.start >= self.end:
             raise DataError("end", "must be greater than start")
         if self.price is not None:
-            object.__setattr__(self, "price", require_real("price", self.price, nonnegative=True))
+            price = require_real("price", self.price, nonnegative=True, high=PRICE_MAX)
+            object.__setattr__(self, "price", price)
 
     @property
     def length(self) -> int:
@@ -52,7 +54,7 @@ class Busy:
 
     def __post_init__(self) -> None:
         require_id("node", self.node)
-        require_int("start", self.start)
-        require_int("end", self.end)
+        require_int("start", self.start, -TIME_MAX, TIME_MAX)
+        require_int("end", self.end, -TIME_MAX, TIME_MAX)
         if self.start >= self.end:
             raise DataError("end", "must be greater than start")

@@ -26,32 +26,93 @@ SOLVERS: dict[str, str] = {
 
 
 def _denormalise(sp: Any, value: float | None) -> float | None:
-    """Turn a normalised sum (minimised; DEP/COORD summed over tasks) into the metric's sign."""
+    """Turn a normalised value (minimised; DEP/COORD summed, q scaled) into the metric."""
     if value is None:
         return None
-    if sp.criterion.metric in ("near_distance", "far_distance"):
+    metric = sp.criterion.metric
+    if metric in ("near_distance", "far_distance"):
         value = value / sp.n
+    elif metric == "q":
+        from models.window.space import natural_q
+
+        value = natural_q(value, sp.q_exp)
     return -value if sp.criterion.sense == "max" else value
 
 
-def _meets(sense: str, objective: float, bound: float) -> bool:
-    """Return True when ``objective`` attains the proven ``bound`` (up to float noise).
-
-    The tolerance is relative only: q may be a real of any magnitude, so an
-    absolute one would accept a window that is worse by a small q difference.
-    """
-    gap = objective - bound if sense == "min" else bound - objective
-    return gap <= 1e-9 * max(abs(objective), abs(bound))
+def _normalised(sp: Any, chosen: Sequence[int], objective: float) -> float:
+    """Return a window's value in the solvers' normalised units (exact for q)."""
+    if sp.criterion.metric == "q":
+        return -float(sp.q[list(chosen)].sum())
+    value = sp.criterion.normalised(objective)
+    return value * sp.n if sp.criterion.metric in ("near_distance", "far_distance") else value
 
 
-def _tighter(sp: Any, bound: float | None, free_start: bool) -> float | None:
-    """Return the tighter of a solver's bound and the budget-free relaxation of :mod:`dp`."""
-    from models.window.dp import relaxation_bound
-
-    relaxed = _denormalise(sp, relaxation_bound(sp, free_start=free_start))
+def _tighter(sp: Any, bound: float | None, relaxed: float | None) -> float | None:
+    """Return the tighter of a solver's bound and the budget-free relaxation (both natural)."""
     if bound is None or relaxed is None:
         return relaxed if bound is None else bound
     return max(bound, relaxed) if sp.criterion.sense == "min" else min(bound, relaxed)
+
+
+def _inexact_q_bound(sp: Any, relaxed: float | None) -> float | None:
+    """Return a proven bound from the float relaxation of inexact q, widened by its rounding."""
+    if relaxed is None:
+        return None
+    margin = sp.n * float(abs(sp.q).max(initial=0.0)) * 2.0**-40
+    return _denormalise(sp, relaxed - margin)
+
+
+BUILD_GRACE = 0.5
+"""Seconds of model building allowed even under a smaller time limit.
+
+Building a small model (and the dominance reduction's incumbent window) takes
+milliseconds and gives a useful ``feasible`` answer even at a zero limit; large
+models are cut off after at most this long (plus one chunk of work)."""
+
+INEXACT_Q = (
+    "q has no exact integer scaling (the absolute sum of the scaled q of the suitable "
+    "slots exceeds 2^50): optimality is not claimed"
+)
+MILP_TOLERANCE = (
+    "the MILP objective may exceed 10^9 units, beyond which the solver's tolerances "
+    "may hide a better window: optimality is not claimed"
+)
+
+
+def _run(
+    sp: Any,
+    solver: str,
+    free_start: bool,
+    time_limit: float | None,
+    threads: int,
+    options: dict[str, Any],
+    notes: list[str],
+) -> tuple[str, Any, float | None]:
+    """Build and solve the model of ``solver``; return (status, found, natural bound)."""
+    if solver == "cpsat":
+        from models.window.cpsat import WindowModel
+
+        model = WindowModel(sp, free_start=free_start, reduce=options.get("reduce", True))
+        return model.solve(time_limit=time_limit, threads=threads, seed=options.get("seed", 0))
+    if solver == "dp":
+        from models.window.dp import solve_dp
+
+        status, found, raw = solve_dp(
+            sp, free_start=free_start, time_limit=time_limit, prune=options.get("prune", True)
+        )
+    else:
+        from models.window.milp import solve_milp
+
+        backend = "highs" if solver == "milp-highs" else options.get("backend", "cbc")
+        status, found, raw = solve_milp(
+            sp,
+            free_start=free_start,
+            backend=backend,
+            time_limit=time_limit,
+            threads=threads,
+            notes=notes,
+        )
+    return status, found, _denormalise(sp, raw)
 
 
 def solve_window(
@@ -81,9 +142,10 @@ def solve_window(
     free_start
         Allow any integer start T, not only suitable slot starts (SPEC §4).
     time_limit
-        Seconds; on expiry the status is ``feasible`` (with ``bound``) or
-        ``unknown``. Default :data:`models.progress.DEFAULT_TIME_LIMIT` (60 s);
-        None for no limit.
+        Seconds, model building included; on expiry the status is ``feasible``
+        (with ``bound``) or ``unknown`` (``info["reason"]`` says so when the
+        limit struck while the model was being built). Default
+        :data:`models.progress.DEFAULT_TIME_LIMIT` (60 s); None for no limit.
     threads
         Solver threads (CP-SAT workers, CBC/HiGHS threads; the DP uses one).
     slots
@@ -100,7 +162,7 @@ def solve_window(
         ``objective`` is its criterion metric and ``bound`` the best proven
         bound, both in the metric's natural sign (e.g. q for ``max_q``).
     """
-    from models.window.space import WindowSpace, criterion_of
+    from models.window.space import BuildTimeLimit, WindowSpace, criterion_of
 
     began = time.perf_counter()
     if solver not in SOLVERS:
@@ -111,37 +173,49 @@ def solve_window(
     extra = set(options) - allowed
     if extra:
         raise TypeError(f"solver '{solver}' takes no option(s) {', '.join(sorted(extra))}")
-    sp = WindowSpace(instance, job, crit, slots)
-    if solver == "cpsat":
-        from models.window.cpsat import WindowModel
-
-        model = WindowModel(sp, free_start=free_start, reduce=options.get("reduce", True))
-        status, found, bound = model.solve(
-            time_limit=time_limit, threads=threads, seed=options.get("seed", 0)
+    limit_at = began + time_limit if time_limit is not None else None
+    deadline = began + max(time_limit, BUILD_GRACE) if time_limit is not None else None
+    notes: list[str] = []
+    try:
+        sp = WindowSpace(instance, job, crit, slots, deadline=deadline, limit_at=limit_at)
+        status, found, bound = _run(sp, solver, free_start, time_limit, threads, options, notes)
+    except BuildTimeLimit as err:
+        base = {"job": job.id, "criterion": crit.name, "free_start": free_start}
+        return Result(
+            status="unknown",
+            objective=None,
+            bound=None,
+            runtime=time.perf_counter() - began,
+            solver=solver,
+            info=base | {"reason": str(err)},
         )
-    else:
-        if solver == "dp":
-            from models.window.dp import solve_dp
-
-            status, found, raw = solve_dp(
-                sp, free_start=free_start, time_limit=time_limit, prune=options.get("prune", True)
-            )
-        else:
-            from models.window.milp import solve_milp
-
-            backend = "highs" if solver == "milp-highs" else options.get("backend", "cbc")
-            status, found, raw = solve_milp(
-                sp, free_start=free_start, backend=backend, time_limit=time_limit, threads=threads
-            )
-        bound = _denormalise(sp, raw)
+    sp.deadline = None  # the checks below are part of the answer, not of the search
     window = sp.window(found[0], found[1]) if found is not None else None
     objective = window.value(crit.name) if window is not None else None
-    if status == "optimal":
+    info: dict[str, Any] = {"job": job.id, "criterion": crit.name, "free_start": free_start}
+    inexact = crit.metric == "q" and not sp.q_exact
+    if status == "optimal" and not inexact:
         bound = objective
-    elif status in ("feasible", "unknown"):
-        bound = _tighter(sp, bound, free_start)
-        if objective is not None and bound is not None and _meets(crit.sense, objective, bound):
-            status, bound = "optimal", objective  # the incumbent attains a proven bound
+    elif status in ("feasible", "unknown", "optimal"):
+        from models.window.dp import relaxation_bound
+
+        relaxed = relaxation_bound(sp, free_start=free_start)  # exact, normalised
+        if inexact:
+            status = "feasible" if status == "optimal" else status
+            bound = _inexact_q_bound(sp, relaxed)
+            info["reason"] = INEXACT_Q
+        else:
+            bound = _tighter(sp, bound, _denormalise(sp, relaxed))
+            # values are integers in normalised units: the incumbent attains the relaxation
+            if (
+                found is not None
+                and relaxed is not None
+                and objective is not None
+                and _normalised(sp, found[1], objective) <= relaxed + 0.5
+            ):
+                status, bound = "optimal", objective
+            if status == "feasible" and "tolerance" in notes:
+                info["reason"] = MILP_TOLERANCE
     return Result(
         status=status,
         objective=objective,
@@ -149,5 +223,5 @@ def solve_window(
         runtime=time.perf_counter() - began,
         solver=solver,
         windows=(window,) if window is not None else (),
-        info={"job": job.id, "criterion": crit.name, "free_start": free_start},
+        info=info,
     )

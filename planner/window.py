@@ -6,6 +6,7 @@ placements; nothing is stored twice.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -97,8 +98,8 @@ class Window:
 
     @property
     def q(self) -> float:
-        """Return Σ_i q(node_i)."""
-        return sum(p.q for p in self.placements)
+        """Return Σ_i q(node_i), correctly rounded (q of large magnitude may nearly cancel)."""
+        return math.fsum(p.q for p in self.placements)
 
     @property
     def near_distance(self) -> float:

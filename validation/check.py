@@ -173,7 +173,7 @@ def check_window(
         "finish": finish,
         "cost": total,
         "proc_time": sum(lengths),
-        "q": sum(nodes[instance.node_index[p.node]].q for p in known),
+        "q": math.fsum(nodes[instance.node_index[p.node]].q for p in known),
         "near_distance": sum(nears) / len(nears),
         "far_distance": sum(fars) / len(fars),
     }

@@ -30,6 +30,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from models.joint.space import JobSpace
+from models.window.space import exact_q
 
 
 def _q_scale(values: Sequence[float]) -> int:
@@ -176,13 +177,27 @@ class JointModel:
             return finish, 1
         sp, y = self.spaces[j], self.y[j]
         if name == "q":
-            scale = _q_scale([o.q for o in sp.options] or [0.0])
-            scaled = [o.q * scale for o in sp.options]
-            errs = [abs(v - round(v)) for v in scaled]
-            exact = all(e <= 1e-12 * abs(v) for e, v in zip(errs, scaled, strict=True))
-            # more than six decimals: the rounded sum is off by up to n errors
-            self.rounding[j] = 0.0 if exact else sp.n * max(errs)
-            return sum(round(o.q * scale) * v for o, v in zip(sp.options, y, strict=True)), scale
+            qs = [o.q for o in sp.options]
+            exact = exact_q(qs)
+            # jobs' scales are combined up to 10^6: the sums must fit at that scale too
+            if (
+                exact is not None
+                and 0 <= exact[1] <= 6
+                and sum(map(abs, exact[0])) * 10 ** (6 - exact[1]) <= 2**50
+            ):  # the decimals as written, exactly
+                scale, ints = 10 ** exact[1], exact[0]
+                self.rounding[j] = 0.0
+            else:  # rounded: the model's optimum proves nothing (solve demotes it)
+                scale = _q_scale(qs)
+                if max(abs(q) for q in qs) * scale > 2.0**50:
+                    scale = 1  # keep the coefficients inside CP-SAT's 64-bit range
+                scaled = [q * scale for q in qs]
+                ints = [round(v) for v in scaled]
+                errs = [abs(v - i) for v, i in zip(scaled, ints, strict=True)]
+                # each rounding error, plus the float error of q * scale itself
+                top = max(abs(v) for v in scaled)
+                self.rounding[j] = sp.n * (max(errs) + 1.0 + top * 2.0**-50)
+            return sum(i * v for i, v in zip(ints, y, strict=True)), scale
         m, T, near = self.model, self.T[j], name == "near_distance"
         dist = []
         for k, (o, v) in enumerate(zip(sp.options, y, strict=True)):

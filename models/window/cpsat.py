@@ -20,14 +20,16 @@ is the plain compact model.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 from ortools.sat.python import cp_model
 
+from instances.errors import LimitError
 from models.backends import cpsat_solver, cpsat_status, run_cpsat
 from models.window.cpsat_layers import add_bound_cut, add_split, narrow, split_sum
 from models.window.reduce import reduce_space
-from models.window.space import WindowSpace, q_error, q_scale
+from models.window.space import WindowSpace, approximate_q, natural_q
 
 SPLIT_LIMIT = 20000
 """Largest number of (candidate, slot) pairs for which the decomposition layer is added."""
@@ -58,6 +60,7 @@ class WindowModel:
             self.T = m.NewIntVar(min(s, default=0), max(e, default=0), "T")
         else:
             self.T = m.NewIntVarFromDomain(cp_model.Domain.FromValues(starts or [0]), "T")
+        sp.check_deadline()
         self.x = {j: m.NewBoolVar(f"x{j}") for j in self.slots}
         T, x = self.T, self.x
         m.Add(sum(x.values()) == sp.n)
@@ -78,14 +81,14 @@ class WindowModel:
                 c = sp.costs(0)
                 m.Add(sum(int(c[j]) * x[j] for j in self.slots) <= sp.budget)
         self.scale = 1
-        self.q_err = 0.0  # largest rounding error of a scaled q (see q_error)
+        self.q_err = 0.0  # largest rounding error of an approximated q (see approximate_q)
         self.split: dict[tuple[int, int], cp_model.IntVar] = {}  # x_cj of cpsat_layers
         self.cand: list[tuple[int, int]] = []
         self.y: list[cp_model.IntVar] = []
         if red is not None and 0 < int(red.alive.sum()) <= SPLIT_LIMIT:
             add_split(self, red)
         self._objective(s, e, r)
-        if self.split:
+        if self.split and (sp.criterion.metric != "q" or sp.q_exact):
             add_bound_cut(self, red)
         if red is not None and red.start is not None:
             narrow(self, red)
@@ -149,9 +152,11 @@ class WindowModel:
         elif metric == "proc_time":
             m.Minimize(n * D if D is not None else sum(r[j] * x[j] for j in self.slots))
         elif metric == "q":
-            self.scale = q_scale(sp.q[self.slots]) if self.slots else 1
-            self.q_err = q_error(sp.q[self.slots], self.scale)
-            qs = {j: round(float(sp.q[j]) * self.scale) for j in self.slots}
+            if sp.q_exact:  # sp.q holds exact integers
+                qs = {j: int(sp.q[j]) for j in self.slots}
+            else:
+                ints, self.scale, self.q_err = approximate_q(sp.q[self.slots])
+                qs = dict(zip(self.slots, ints, strict=True))
             m.Maximize(sum(qs[j] * x[j] for j in self.slots))
         else:
             self.scale = n
@@ -177,11 +182,19 @@ class WindowModel:
         # cp_model_probing_level = 0 is faster here but OR-Tools 9.15 then returns an
         # infeasible "optimal" solution on some square models and aborts the process
         # (tests/models/test_window_status.py): keep CP-SAT's default probing
+        if self.sp.limit_at is not None:  # building counted against the time limit
+            time_limit = max(self.sp.limit_at - time.perf_counter(), 0.0)
         solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
         code = run_cpsat(solver, self.model)
         status = cpsat_status(code)
         if status is None:
-            raise RuntimeError(f"CP-SAT rejected the window model: {solver.StatusName(code)}")
+            why = (self.model.Validate() or solver.StatusName(code)).splitlines()[0]
+            if "overflow" in why.lower():
+                raise LimitError(
+                    "the window model's integer sums exceed CP-SAT's 64-bit range "
+                    f"({why[:120]}); use the dp or milp solver"
+                )
+            raise RuntimeError(f"CP-SAT rejected the window model: {why}")
         raw = solver.BestObjectiveBound()
         # without a solution CP-SAT may report 0 as its bound: not a proven one
         proven = status in ("optimal", "feasible") and math.isfinite(raw)
@@ -190,6 +203,8 @@ class WindowModel:
             raw += self.sp.n * self.q_err
             status = "feasible" if status == "optimal" else status
         bound = raw / self.scale if proven else None
+        if bound is not None and self.sp.criterion.metric == "q" and self.sp.q_exact:
+            bound = natural_q(raw, self.sp.q_exp)
         if status == "unknown" and self.incumbent is not None:
             return "feasible", self.incumbent, None  # stopped early: the reduction's window
         if status not in ("optimal", "feasible"):

@@ -36,6 +36,7 @@ def add_split(wm: WindowModel, red: Reduced) -> None:
         m.Add(sum(lv * yc for (_, lv), yc in zip(wm.cand, y, strict=True)) == wm.D)
     per_slot: dict[int, list[cp_model.IntVar]] = {}
     for c, ((_, level), yc) in enumerate(zip(wm.cand, y, strict=True)):
+        sp.check_deadline()
         idx = [j for j in np.flatnonzero(red.alive[c]).tolist() if j in x]
         xs = {j: m.NewBoolVar(f"x{c}_{j}") for j in idx}
         for j, v in xs.items():
@@ -69,13 +70,11 @@ def add_bound_cut(wm: WindowModel, red: Reduced) -> None:
     obj = m.Proto().objective
     if not obj.vars:
         return
-    unit = wm.scale if wm.sp.criterion.metric == "q" else 1
-    # rounded q: a selection's scaled sum may fall short of the true one by n rounding errors
-    slack = wm.sp.n * wm.q_err
+    # only exact q (integers already) reach here: every unit is 1
     inner = sum(
         int(k) * m.GetIntVarFromProtoIndex(v) for v, k in zip(obj.vars, obj.coeffs, strict=True)
     )
-    lows = [math.ceil(float(b) * unit - obj.offset - slack - 1e-6) for b in red.bound]
+    lows = [math.ceil(float(b) - obj.offset - 1e-6) for b in red.bound]
     m.Add(inner >= sum(lo * yc for lo, yc in zip(lows, wm.y, strict=True)))
 
 

@@ -37,6 +37,7 @@ def optimistic_bounds(
         return t.astype(float)
     out = np.empty(len(t))
     for level in np.unique(lv):
+        sp.check_deadline()
         rows = lv == level
         d = sp.durations(int(level))
         if metric in ("runtime", "finish"):
@@ -105,8 +106,11 @@ def relaxation_bound(sp: WindowSpace, *, free_start: bool = False) -> float | No
     A proven bound on the optimum: each candidate's best n alive slots with
     the budget ignored.
     """
-    t, lv, alive = sp.candidates(free_start)
-    return float(optimistic_bounds(sp, t, lv, alive).min()) if len(t) else None
+    key = ("relaxation", free_start)
+    if key not in sp.cache:
+        t, lv, alive = sp.candidates(free_start)
+        sp.cache[key] = float(optimistic_bounds(sp, t, lv, alive).min()) if len(t) else None
+    return sp.cache[key]
 
 
 def solve_dp(
@@ -125,9 +129,12 @@ def solve_dp(
     """
     began = time.perf_counter()
     t, lv, alive = sp.candidates(free_start)
+    if sp.limit_at is not None and time_limit is not None:  # building counts against it
+        began, time_limit = time.perf_counter(), max(sp.limit_at - time.perf_counter(), 0.0)
     if len(t) == 0:
         return "infeasible", None, None
     bound = optimistic_bounds(sp, t, lv, alive)
+    sp.cache["relaxation", free_start] = float(bound.min())
     best: tuple[float, int, np.ndarray] | None = None
     for k in np.lexsort((lv, t, bound)):
         if prune and best is not None and bound[k] >= best[0]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from instances.errors import LimitError
+
 MAX_CELLS = 400_000_000
 """Largest backtracking table (items × layers × n × budget) the DP may allocate."""
 
@@ -80,9 +82,10 @@ def select(
     cap = int(min(budget, np.sort(cs)[::-1][:n].sum()))
     layers = 1 if ex is None else 2
     if len(items) * layers * n * (cap + 1) > MAX_CELLS:
-        raise MemoryError(
-            f"the subset DP would need {len(items) * layers * n * (cap + 1):,} cells "
-            f"(budget {budget} in units of {unit}); use solver='cpsat' or 'milp'"
+        raise LimitError(
+            f"the subset DP would need {len(items) * layers * n * (cap + 1):,} table cells, "
+            f"above its limit of {MAX_CELLS:,} (budget {budget} in units of {unit}); "
+            "use the cpsat or milp solver"
         )
     f = np.full((layers, n + 1, cap + 1), np.inf)
     f[0, 0, :] = 0.0

@@ -18,12 +18,13 @@ wheels bundle clashing HiGHS builds).
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
 from models.backends import import_pulp
 from models.cbc import solve_cbc
-from models.window.space import WindowSpace, q_error, q_scale
+from models.window.space import WindowSpace
 
 pulp = import_pulp()
 
@@ -43,6 +44,7 @@ def build(
     goal: list[tuple[float, pulp.LpVariable]] = []
     durations: dict[int, list[tuple[int, int, int]]] = {}
     for c, (tc, level, row) in enumerate(zip(t.tolist(), lv.tolist(), alive, strict=True)):
+        sp.check_deadline()
         idx = np.flatnonzero(row).tolist()
         xs = {j: prob.add_variable(f"x{c}_{j}", cat="Binary") for j in idx}
         prob += pulp.lpSum(xs.values()) == sp.n * y[c], f"card{c}"
@@ -78,20 +80,35 @@ def build(
     return prob, x
 
 
-def objective_unit(sp: WindowSpace) -> float:
-    """Return the factor of the objective: q times a power of ten (integers when q allows).
+SAFE_MAGNITUDE = 10**9
+"""Largest |objective| (in its integer units) for which a MILP's ``optimal`` is kept.
 
-    Tiny q (say 1e-9) would otherwise sit below the solvers' tolerances; q that
-    no power of ten up to 10^6 makes integers is scaled so its largest value
-    is about 10^6.
+CBC and HiGHS work in doubles with feasibility and integrality tolerances of
+about 1e-7 to 1e-6 (relative to the values involved); below 10^9 units their
+errors stay well under the one unit that separates two windows' values.
+Above it, or with q that has no exact integer scaling, an ``optimal`` is
+reported as ``feasible``."""
+
+
+def objective_unit(sp: WindowSpace) -> float:
+    """Return the factor of the objective: 1, or a scale for inexact q.
+
+    Exactly scaled q (:func:`models.window.space.exact_q`) are integers already;
+    other q are scaled so that the largest is about 10^6 (huge or tiny
+    coefficients stall the solvers; the result is never claimed optimal).
     """
-    if sp.criterion.metric != "q" or not sp.m:
+    top = float(np.abs(sp.q).max()) if sp.m else 0.0
+    if sp.criterion.metric != "q" or sp.q_exact or top == 0:
         return 1
-    unit = q_scale(sp.q)
-    top = float(np.abs(sp.q).max())
-    if q_error(sp.q, unit) and top > 0:
-        return 10.0 ** (6 - math.floor(math.log10(top)))
-    return unit
+    return 10.0 ** (6 - math.floor(math.log10(top)))
+
+
+def tolerance_safe(prob: pulp.LpProblem, sp: WindowSpace) -> bool:
+    """Return True when the MILP's objective is integral and small enough to trust its status."""
+    if sp.criterion.metric == "q" and not sp.q_exact:
+        return False
+    coefs = [abs(k) for k in prob.objective.values()] or [0]
+    return max(coefs) * max(sp.n, 1) <= SAFE_MAGNITUDE
 
 
 def solve_milp(
@@ -101,11 +118,18 @@ def solve_milp(
     backend: str = "cbc",
     time_limit: float | None = None,
     threads: int = 1,
+    notes: list[str] | None = None,
 ) -> tuple[str, tuple[int, list[int]] | None, float | None]:
-    """Return ``(status, (T, chosen slot indices) or None, normalised bound)``."""
+    """Return ``(status, (T, chosen slot indices) or None, normalised bound)``.
+
+    An ``optimal`` that :func:`tolerance_safe` does not trust is returned as
+    ``feasible``, and ``"tolerance"`` is appended to ``notes``.
+    """
     if backend not in BACKENDS:
         raise ValueError(f"unknown MILP backend '{backend}' (choose from: {', '.join(BACKENDS)})")
     prob, x = build(sp, free_start=free_start)
+    if sp.limit_at is not None:  # building counts against the time limit
+        time_limit = max(sp.limit_at - time.perf_counter(), 0.001)
     if not x:
         return "infeasible", None, None
     if backend == "highs":
@@ -116,6 +140,10 @@ def solve_milp(
         status, values, bound = _solve_cbc(prob, time_limit, threads)
     if bound is not None:
         bound /= objective_unit(sp)
+    if status == "optimal" and not tolerance_safe(prob, sp):
+        status = "feasible"  # see SAFE_MAGNITUDE
+        if notes is not None:
+            notes.append("tolerance")
     if status not in ("optimal", "feasible"):
         return status, None, bound
     chosen = [(tc, j) for (_, tc, j), v in x.items() if values.get(v.name, 0.0) > 0.5]

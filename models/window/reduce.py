@@ -81,6 +81,7 @@ def reduce_space(sp: WindowSpace, *, free_start: bool = False) -> Reduced:
 
     levels = np.unique(lv).tolist()
     for level in levels:
+        sp.check_deadline()
         rows = np.flatnonzero(lv == level)
         c = sp.costs(level)
         cc = np.where(alive[rows], c[None, :], big)
@@ -108,10 +109,15 @@ def reduce_space(sp: WindowSpace, *, free_start: bool = False) -> Reduced:
     _, k, chosen = best
     start = int(t[k])
     window = sp.window(start, chosen.tolist())
-    value = sp.criterion.normalised(window.value(sp.criterion.name))
+    if sp.criterion.metric == "q":
+        value = float(-sp.q[chosen].sum())  # scaled units, like the bounds
+    else:
+        value = sp.criterion.normalised(window.value(sp.criterion.name))
     if sp.criterion.metric in ("near_distance", "far_distance"):
-        value *= sp.n
-    keep = bound < value - 1e-9 * abs(value)  # relative: q may be tiny reals
+        value = float(round(value * sp.n))  # a sum of integer distances
+    # values are integers (q scaled when exact): a candidate is dropped only when it cannot
+    # beat the incumbent by a whole unit; inexact q never leads to an optimality claim
+    keep = bound < value - 0.5 if sp.criterion.metric != "q" or sp.q_exact else bound < value
     home = np.array([k])
     if sp.square:  # the window's true level is its longest own duration
         true_level = int(sp.r[chosen].max())
@@ -150,7 +156,10 @@ def _lagrange(
     for lam in grid:
         w = z + lam * c[None, :]
         pick = np.argpartition(w, n - 1, axis=1)[:, :n]
-        best = np.maximum(best, w[rows, pick].sum(axis=1) - lam * budget)
+        low = w[rows, pick].sum(axis=1) - lam * budget
+        # float noise of the weighted sums must not lift the bound above the true one
+        noise = 1e-12 * (np.abs(w[rows, pick]).sum(axis=1) + lam * budget) + 1e-9
+        best = np.maximum(best, low - noise)
         picks.append((pick, c[pick].sum(axis=1) <= budget))
     return best, picks
 

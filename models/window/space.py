@@ -24,13 +24,23 @@ duration exactly D (otherwise the window belongs to a lower level).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 
 from instances import CRITERIA, Criterion, Instance, Job, Slot, cost, duration
 from planner import Window, make_window
+
+CHUNK = 2**21
+"""Alive-mask cells computed between two checks of the building deadline."""
+
+
+class BuildTimeLimit(Exception):
+    """The time limit ran out while a model was being built (no solution yet)."""
 
 
 @dataclass
@@ -48,6 +58,12 @@ class WindowSpace:
         deadline clip it via :meth:`Instance.suitable_slots`.
     geometry
         ``rough`` or ``square`` (default: the instance's).
+    deadline
+        Optional ``time.perf_counter()`` time: building the candidates (and the
+        models over them) raises :class:`BuildTimeLimit` once it has passed.
+    limit_at
+        Optional ``time.perf_counter()`` time at which the whole solve must end;
+        the solver gets the time left after building.
     """
 
     instance: Instance
@@ -56,7 +72,13 @@ class WindowSpace:
     slots: Sequence[Slot] | None = None
     geometry: str | None = None
     suitable: list[Slot] = field(init=False)
+    deadline: float | None = None
+    limit_at: float | None = None
+    cache: dict[tuple[str, bool], float | None] = field(init=False, default_factory=dict)
     _costs: dict[int, np.ndarray] = field(init=False, default_factory=dict)
+    _candidates: dict[bool, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(
+        init=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         inst, job = self.instance, self.job
@@ -64,6 +86,7 @@ class WindowSpace:
         pairs = inst.suitable_pairs(job, self.slots)
         self.suitable = [clipped for clipped, _ in pairs]
         self.hosts = [slot for _, slot in pairs]
+        self.check_deadline()
         nodes = [inst.node(s.node) for s in self.suitable]
         self.n = job.nodes
         self.budget = job.effective_budget
@@ -74,7 +97,12 @@ class WindowSpace:
         self.ee = np.array([s.end for s in self.hosts], dtype=np.int64)
         self.node = np.array([inst.node_index[s.node] for s in self.suitable], dtype=np.int64)
         self.price = [inst.slot_price(s) for s in self.suitable]
-        self.q = np.array([nd.q for nd in nodes], dtype=float)
+        exact = exact_q([nd.q for nd in nodes])
+        self.q_exact = exact is not None
+        # exact: q as integers in units of 10^-q_exp, so float sums of any subset are exact
+        self.q_exp = exact[1] if exact is not None else 0
+        qs = exact[0] if exact is not None else [nd.q for nd in nodes]
+        self.q = np.array(qs, dtype=float)
         self.r = np.array([duration(job.volume, nd.performance) for nd in nodes], dtype=np.int64)
         self.square = self.geometry == "square"
         self.levels: list[int] = sorted({int(v) for v in self.r}) if self.square else [0]
@@ -122,15 +150,23 @@ class WindowSpace:
         with fewer than n alive slots, or whose n cheapest alive slots exceed
         the budget, are dropped: they hold no window.
         """
+        if free_start in self._candidates:
+            return self._candidates[free_start]
         ts, ls, masks = [], [], []
         for level in self.levels:
             t = self.starts(level, free_start)
             d = self.durations(level)
-            alive = (
-                (self.s[None, :] <= t[:, None])
-                & (t[:, None] + d[None, :] <= self.e[None, :])
-                & self.eligible(level)[None, :]
-            )
+            rows = max(1, CHUNK // max(self.m, 1))
+            parts = []
+            for a in range(0, len(t), rows):  # in chunks, so a time limit can stop it
+                self.check_deadline()
+                tt = t[a : a + rows]
+                parts.append(
+                    (self.s[None, :] <= tt[:, None])
+                    & (tt[:, None] + d[None, :] <= self.e[None, :])
+                    & self.eligible(level)[None, :]
+                )
+            alive = np.concatenate(parts) if parts else np.zeros((0, self.m), bool)
             keep = alive.sum(axis=1) >= self.n
             if self.budget is not None and keep.any():
                 # the n cheapest alive slots over the budget: no window here
@@ -142,8 +178,16 @@ class WindowSpace:
             ls.append(np.full(int(keep.sum()), level, dtype=np.int64))
             masks.append(alive[keep])
         if not ts:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, self.m), bool)
-        return np.concatenate(ts), np.concatenate(ls), np.concatenate(masks, axis=0)
+            out = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, self.m), bool)
+        else:
+            out = np.concatenate(ts), np.concatenate(ls), np.concatenate(masks, axis=0)
+        self._candidates[free_start] = out
+        return out
+
+    def check_deadline(self) -> None:
+        """Raise :class:`BuildTimeLimit` once ``deadline`` (a perf_counter time) has passed."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BuildTimeLimit("the time limit was reached while building the model")
 
     def values(self, t: int, level: int) -> np.ndarray:
         """Return each slot's additive criterion value z_j at ``(t, level)`` (to be minimised).
@@ -173,30 +217,50 @@ class WindowSpace:
         return make_window(self.instance, self.job, int(t), picked, self.geometry)
 
 
-def _integral(scaled: np.ndarray) -> bool:
-    """Return True when every value is an integer up to float noise (relative 1e-12: q may be
-    tiny, and a looser tolerance would pass 918234331.785 as an integer)."""
-    return bool(np.all(np.abs(scaled - np.round(scaled)) <= 1e-12 * np.abs(scaled)))
+EXACT_SUM = 2**50
+"""Largest Σ|q| (in scaled integer units) for which q counts as exactly represented.
+
+Every subset sum is then an integer below 2^53, so the float arithmetic of the
+DP, the reduction and the bounds is exact, and the decimal sums differ from
+the sums of the binary doubles by less than a quarter unit (so decimal
+optima are optima of the doubles too, up to decimal ties)."""
 
 
-def q_scale(q: np.ndarray) -> int:
-    """Return the smallest power of ten (≤ 10^6) that makes every q an integer."""
-    for k in range(7):
-        if _integral(np.asarray(q, dtype=float) * 10**k):
-            return 10**k
-    return 10**6
+def exact_q(values: Sequence[float]) -> tuple[list[int], int] | None:
+    """Return ``(integers, k)`` with ``q_j = integers[j] / 10^k`` exactly, or None.
 
-
-def q_error(q: np.ndarray, scale: int) -> float:
-    """Return the largest rounding error of ``round(q * scale)`` (0 when every q scales exactly).
-
-    CP-SAT needs integer coefficients: with q of more than six decimals the
-    scaled model is only an approximation, and its "optimal" proves nothing.
+    Each q is read as the shortest decimal that reads back as the same double
+    (the number as written in an instance file); k is the largest number of
+    decimals among them (negative when every q is a multiple of a power of
+    ten). None when the scaled integers' absolute sum exceeds :data:`EXACT_SUM`.
     """
+    decimals = [Decimal(repr(float(v))).normalize() for v in values]
+    if not decimals:
+        return [], 0
+    k = max(-int(d.as_tuple().exponent) for d in decimals)
+    ints = [int(Fraction(d) * Fraction(10) ** k) for d in decimals]  # exact: d has <= k decimals
+    if sum(abs(i) for i in ints) > EXACT_SUM:
+        return None
+    return ints, k
+
+
+def approximate_q(q: np.ndarray) -> tuple[list[int], float, float]:
+    """Return ``(integers, scale, largest rounding error)`` approximating ``q · scale``.
+
+    For q without an exact scaling (:func:`exact_q`): the scale makes Σ|q| about
+    2^50, so the integers fit every solver. A model over them proves nothing.
+    """
+    total = float(np.abs(q).sum())
+    scale = 2.0**50 / total if total > 0 else 1.0
     scaled = np.asarray(q, dtype=float) * scale
-    if _integral(scaled):
-        return 0.0
-    return float(np.abs(scaled - np.round(scaled)).max())
+    ints = [round(float(v)) for v in scaled]
+    err = float(np.abs(scaled - np.round(scaled)).max()) if len(ints) else 0.0
+    return ints, scale, err
+
+
+def natural_q(scaled: float, k: int) -> float:
+    """Return ``scaled / 10^k`` (a sum or bound of scaled q) rounded once to a double."""
+    return float(Fraction(scaled) / Fraction(10) ** k)
 
 
 def criterion_of(job: Job, criterion: str | None) -> Criterion:

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from planner.cli.common import UsageError
+from planner.cli.common import UsageError, one_line
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)  # fmt: skip
         return 130
     except (UsageError, InstanceFileError, DataError) as err:
-        print(str(err).splitlines()[0] if str(err) else "planner: bad input", file=sys.stderr)
+        print(one_line(str(err)) if str(err) else "planner: bad input", file=sys.stderr)
         return 2
     except OutputError as err:
         _silence(stdout)
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # last resort: one line, exit 1
         if os.environ.get("PLANNER_DEBUG"):
             raise
-        print(f"planner: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        print(one_line(f"planner: internal error: {type(err).__name__}: {err}"), file=sys.stderr)
         return 1
     finally:
         sys.stdout = stdout

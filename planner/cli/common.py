@@ -16,6 +16,15 @@ class UsageError(Exception):
     """A usage error: printed as one line on stderr, exit code 2."""
 
 
+def one_line(text: str) -> str:
+    """Return ``text`` with control characters and lone surrogates escaped (``\\n``, ``\\ud800``).
+
+    Error messages quote file names, ids and JSON keys: escaped, they stay one line
+    and can always be written to stderr.
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def param_value(command: str, name: str, text: str, default: Any) -> Any:
     """Return a family parameter's ``text`` as a JSON literal, or as the plain string.
 

@@ -66,6 +66,7 @@ def _record(job: Any, crit: str, res: Any) -> dict[str, Any]:
         "bound": res.bound,
         "runtime": round(res.runtime, 6),
         "window": res.window.to_dict() if res.window is not None else None,
+        "reason": res.info.get("reason"),
     }
 
 

@@ -18,19 +18,19 @@ NODES = (Node("a", 1.0), Node("b", 2.0))
     [
         ({"id": "", "performance": 1.0}, "id: must be a non-empty string"),  # empty id
         ({"id": 3, "performance": 1.0}, "id: must be a non-empty string"),  # id not a string
-        ({"id": "a", "performance": 0}, "performance: must be a finite number > 0"),  # p = 0
-        ({"id": "a", "performance": -1.0}, "performance: must be a finite number > 0"),  # p < 0
-        ({"id": "a", "performance": math.inf}, "performance: must be a finite number > 0"),  # inf
-        ({"id": "a", "performance": math.nan}, "performance: must be a finite number > 0"),  # NaN
-        ({"id": "a", "performance": True}, "performance: must be a finite number > 0"),  # bool
-        ({"id": "a", "performance": "1"}, "performance: must be a finite number > 0"),  # text
+        ({"id": "a", "performance": 0}, "performance: must be a finite number >="),  # p = 0
+        ({"id": "a", "performance": -1.0}, "performance: must be a finite number >="),  # p < 0
+        ({"id": "a", "performance": math.inf}, "performance: must be a finite number >="),  # inf
+        ({"id": "a", "performance": math.nan}, "performance: must be a finite number >="),  # NaN
+        ({"id": "a", "performance": True}, "performance: must be a finite number >="),  # bool
+        ({"id": "a", "performance": "1"}, "performance: must be a finite number >="),  # text
         ({"id": "a", "performance": 1, "price": -0.5}, "price: must be a finite number >= 0"),
         ({"id": "a", "performance": 1, "q": math.nan}, "q: must be a finite number"),  # NaN q
         ({"id": "a", "performance": 1, "attributes": []}, "attributes: must be an object"),
         # attribute values are numbers or strings, not booleans
         ({"id": "a", "performance": 1, "attributes": {"gpu": True}}, "attributes.gpu: must be"),
         # an int too large for a float is not a finite performance (no OverflowError)
-        ({"id": "a", "performance": 10**400}, "performance: must be a finite number > 0"),
+        ({"id": "a", "performance": 10**400}, "performance: must be a finite number >="),
         # attribute names are strings (the file format's object keys)
         ({"id": "a", "performance": 1, "attributes": {1: 2}}, "attributes: names must be"),
     ],

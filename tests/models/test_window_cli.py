@@ -11,7 +11,7 @@ from models import solve_window
 from planner.cli import main
 
 EXAMPLE = "instances/data/example.json"
-KEYS = {"job", "solver", "criterion", "status", "objective", "bound", "runtime", "window"}
+KEYS = {"job", "solver", "criterion", "status", "objective", "bound", "runtime", "window", "reason"}
 
 
 def test_json_lines_one_per_job(capsys: pytest.CaptureFixture[str]) -> None:

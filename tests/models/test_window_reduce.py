@@ -42,6 +42,8 @@ def test_incumbent_is_feasible_and_bounds_are_sound(criterion: str) -> None:
     norm = CRITERIA[criterion].normalised(opt)
     if criterion in ("dep", "coord"):
         norm *= job.nodes
+    if criterion == "max_q":  # the space holds q as exact integers in units of 10^-q_exp
+        norm *= 10**sp.q_exp
     assert red.value >= norm - 1e-9  # the incumbent is no better than the optimum
     assert red.bound.min() <= norm + 1e-9  # some kept candidate can reach the optimum
 
