@@ -202,7 +202,7 @@ def _nonblocking(path: str, flags: int) -> int:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """Return a regular file's UTF-8 text; raise :class:`InstanceFileError` when it cannot be read."""
+    """Return a regular file's UTF-8 text; raise :class:`InstanceFileError` if unreadable."""
     name = os.fspath(path)
     try:
         # stat the open file: a FIFO or a device would block or never end
