@@ -1,4 +1,5 @@
-"""Benchmark: batch combination (SPEC §8, seed 003 §2.3) by DP, CP-SAT and MILP.
+"""Benchmark: batch combination (docs/concepts.md, Toporkov et al. 2015 §2.3) by DP, CP-SAT and
+MILP.
 
 Usage::
 

@@ -76,7 +76,8 @@ def table(family: str, criteria: list[str], variants: dict, seeds: int, repeats:
 
 
 def free_start_gain(family: str, seeds: int) -> None:
-    """Print how much the free start improves DEP and COORD over the AEP space (SPEC §4)."""
+    """Print how much the free start improves DEP and COORD over the AEP space
+    (docs/concepts.md)."""
     insts = [generate(family, s) for s in range(seeds)]
     print(f"\n{family}: AEP vs free start (DP optimum, mean distance), seeds 0..{seeds - 1}\n")
     print("| criterion | AEP mean | free mean | seeds improved | candidates AEP | free |")

@@ -1,12 +1,13 @@
-"""Running time of the slot-search heuristics (designs of seed 002 Tables 1–2, seed 004 Table 1).
+"""Running time of the slot-search heuristics (designs of Toporkov et al. 2012 Tables 1–2, Toporkov
+& Yemelyanov 2018 Table 1).
 
 Three experiments (``--experiment``):
 
-- ``nodes``    (seed 002 Table 1): ``toporkov2012`` with 50, 100, 200, 300, 400
+- ``nodes``    (Toporkov et al. 2012 Table 1): ``toporkov2012`` with 50, 100, 200, 300, 400
   nodes on the interval [0, 600];
-- ``interval`` (seed 002 Table 2): ``toporkov2012`` with 100 nodes on
+- ``interval`` (Toporkov et al. 2012 Table 2): ``toporkov2012`` with 100 nodes on
   intervals of 600, 1200, ..., 3600;
-- ``square``   (seed 004 §4): ``toporkov2018`` (square windows, n = 7,
+- ``square``   (Toporkov & Yemelyanov 2018 §4): ``toporkov2018`` (square windows, n = 7,
   V = 800, S = 644, 100 nodes, interval 1200).
 
 For each point it generates ``--instances`` instances (seeds 0, 1, ...), times
@@ -39,7 +40,8 @@ SQUARE_2018 = ["first_fit", "multiple_best", "max_q", "max_q_lite", "dep", "dep_
                "coord_lite"]  # fmt: skip
 SEED_2012_TABLE2 = {"amp": 2.14, "min_finish": 84.1, "min_cost": 43.5, "min_runtime": 84.6,
                     "min_proc_time": 35.8, "csa": 2424.4}  # fmt: skip
-"""Seed 002 Table 2 at interval 3600 (about 2,030 slots), ms, Java on a 2.93 GHz Core i3."""
+"""Toporkov et al. 2012 Table 2 at interval 3600 (about 2,030 slots), ms, Java on a 2.93 GHz Core
+i3."""
 
 EXPERIMENTS = {
     "nodes": ("toporkov2012", "nodes", [50, 100, 200, 300, 400], {}, AEP_2012),

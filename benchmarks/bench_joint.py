@@ -1,13 +1,14 @@
-"""Benchmark: joint co-allocation (SPEC §9) of css2015 batches, and its optimality frontier.
+"""Benchmark: joint co-allocation (docs/exact-models.md) of css2015 batches, and its optimality
+frontier.
 
 Usage::
 
     python benchmarks/bench_joint.py [--seed 0] [--time-limit 60] [--jobs 5,10,15,20]
         [--objectives proc_time,finish,p7] [--frontier-nodes 12,24,48] [--frontier-jobs 30]
 
-Part 1: the first k jobs of the ``css2015`` instance (24 nodes, seed 003 §5)
-for each objective: a SPEC §3 metric summed over the placed jobs, or ``pN``
-for combination problem N (SPEC §8), which is also solved the two-phase way
+Part 1: the first k jobs of the ``css2015`` instance (24 nodes, Toporkov et al. 2015 §5)
+for each objective: a docs/concepts.md metric summed over the placed jobs, or ``pN``
+for combination problem N (docs/concepts.md), which is also solved the two-phase way
 (AMP alternatives, then the DP combination) under the same limit and given
 to CP-SAT as its hint, so the two can be compared. Part 2 (the frontier):
 for each node count, the largest prefix batch (step 2) whose ``proc_time``

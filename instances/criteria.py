@@ -1,4 +1,4 @@
-"""The criteria registry of SPEC §4: name → (window metric, sense).
+"""The criteria registry of docs/concepts.md: name → (window metric, sense).
 
 This registry is the single list of criterion names; job validation, the
 algorithm registry, the exact models and the CLI all read it.
@@ -14,7 +14,7 @@ Sense = Literal["min", "max"]
 
 @dataclass(frozen=True)
 class Criterion:
-    """A window criterion: optimise ``metric`` in direction ``sense`` (SPEC §4)."""
+    """A window criterion: optimise ``metric`` in direction ``sense`` (docs/concepts.md)."""
 
     name: str
     metric: str

@@ -1,4 +1,4 @@
-"""A problem instance: nodes, their free slots, and the jobs (SPEC §2).
+"""A problem instance: nodes, their free slots, and the jobs (docs/concepts.md).
 
 All cross-object rules (unique ids, slots on known nodes, no overlap on a
 node, horizon bounds) are checked here, in one place.
@@ -40,7 +40,7 @@ class Instance:
     horizon
         ``(start, end)`` of the scheduling interval; required with ``busy``.
     geometry
-        ``"rough"`` or ``"square"`` (SPEC §3).
+        ``"rough"`` or ``"square"`` (docs/concepts.md).
     busy
         Busy intervals (local tasks, reservations), as an alternative to
         ``slots``; the derived slots are then stored in ``slots`` (so
@@ -150,7 +150,7 @@ class Instance:
         Parameters
         ----------
         job
-            The job (SPEC §2 suitability: performance and requirements).
+            The job (docs/concepts.md suitability: performance and requirements).
         slots
             The slot list to filter (default: the instance's); must be sorted
             by (start, node order), as the result is.
@@ -165,7 +165,7 @@ class Instance:
         ``clipped`` is where the job's window may lie (the slot cut to the
         job's release and deadline); ``slot`` is the free slot itself, whose
         edges are the neighbouring tasks that DEP/COORD distances are
-        measured to (seed 004 §3.4: a release or deadline is no task).
+        measured to (Toporkov & Yemelyanov 2018 §3.4: a release or deadline is no task).
         """
         src = self.slots if slots is None else slots
         lo = job.release

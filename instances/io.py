@@ -1,4 +1,4 @@
-"""Read and write ``planner.instance/1`` files (FORMATS.md, "Instance file").
+"""Read and write ``planner.instance/1`` files (docs/formats.md, "Instance file").
 
 Every rejected file raises :class:`InstanceFileError` whose one-line message
 names the file, the JSON path of the offending value and the rule, e.g.
@@ -227,7 +227,7 @@ def read_instance(path: str | os.PathLike[str]) -> Instance:
 
 
 def instance_to_dict(inst: Instance) -> dict[str, Any]:
-    """Return the JSON document of ``inst``, with keys in the FORMATS.md order."""
+    """Return the JSON document of ``inst``, with keys in the docs/formats.md order."""
     doc: dict[str, Any] = {"format": FORMAT, "name": inst.name}
     if inst.horizon is not None:
         doc["horizon"] = list(inst.horizon)

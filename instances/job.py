@@ -1,4 +1,4 @@
-"""Jobs, i.e. resource requests (SPEC §2)."""
+"""Jobs, i.e. resource requests (docs/concepts.md)."""
 
 from __future__ import annotations
 
@@ -37,11 +37,11 @@ class Job:
     budget
         Integer cap S on the window cost; see :attr:`effective_budget`.
     max_price
-        Per-quantum price cap C used by ALP (seed 000 §2).
+        Per-quantum price cap C used by ALP (Toporkov et al. 2011 §2).
     requirements
         Attribute → minimum number or exact string.
     criterion
-        Name of a SPEC §4 criterion (default ``min_start``).
+        Name of a docs/concepts.md criterion (default ``min_start``).
     deadline, release
         Optional integer bounds: the window starts at or after ``release`` and
         finishes at or before ``deadline``.
@@ -118,10 +118,10 @@ class Job:
 
     @property
     def price_cap(self) -> float | None:
-        """Return ALP's per-quantum price cap C (seed 000 §3, condition 2°c).
+        """Return ALP's per-quantum price cap C (Toporkov et al. 2011 §3, condition 2°c).
 
         ``max_price`` when given; else the budget shared evenly over the
-        job's n tasks of V quanta, C = S / (V · n) (seed 000 §4: a window
+        job's n tasks of V quanta, C = S / (V · n) (Toporkov et al. 2011 §4: a window
         total of 30 on three nodes is a cap of 10 per slot); else None.
         """
         if self.max_price is not None:

@@ -1,4 +1,4 @@
-"""Computing nodes (SPEC §2)."""
+"""Computing nodes (docs/concepts.md)."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ class Node:
     id
         Unique node name.
     performance
-        Performance rate p > 0; the etalon node has p = 1 (seed 000 §2).
+        Performance rate p > 0; the etalon node has p = 1 (Toporkov et al. 2011 §2).
     price
         Money per quantum c >= 0 (a real; costs are rounded by ``units.cost``).
     q
-        Additive characteristic maximised by MaxQ-type criteria (seed 004 §3.3).
+        Additive characteristic maximised by MaxQ-type criteria (Toporkov & Yemelyanov 2018 §3.3).
     attributes
         Name → number or string (RAM, OS, ...) matched by job requirements.
     """

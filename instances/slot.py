@@ -1,4 +1,4 @@
-"""Free time slots and busy intervals on nodes (SPEC §2)."""
+"""Free time slots and busy intervals on nodes (docs/concepts.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class Slot:
     start, end
         Integer quanta, ``start < end``.
     price
-        Optional price per quantum overriding the node's (seed 000 §5 prices slots).
+        Optional price per quantum overriding the node's (Toporkov et al. 2011 §5 prices slots).
     """
 
     node: str

@@ -1,4 +1,4 @@
-"""Slot subtraction (SPEC §7, seed 000 Fig. 6)."""
+"""Slot subtraction (docs/concepts.md, Toporkov et al. 2011 Fig. 6)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The solve façade for single-job window selection: one entry point, one :class:`Result`.
 
-``solve_window`` finds the optimum of a SPEC §4 criterion over the windows of
-SPEC §3 (AEP start space by default, any integer start with ``free_start``),
+``solve_window`` finds the optimum of a docs/concepts.md criterion over the windows of
+docs/concepts.md (AEP start space by default, any integer start with ``free_start``),
 with the backend named by ``solver`` (:data:`SOLVERS`). Each backend's
 module, and so its solver library, is imported only when it is chosen.
 """
@@ -132,15 +132,15 @@ def solve_window(
     Parameters
     ----------
     instance
-        The instance; its ``geometry`` sets the task durations (SPEC §3).
+        The instance; its ``geometry`` sets the task durations (docs/concepts.md).
     job
         The job or its id.
     criterion
-        A SPEC §4 criterion name (default: the job's own).
+        A docs/concepts.md criterion name (default: the job's own).
     solver
         A :data:`SOLVERS` name.
     free_start
-        Allow any integer start T, not only suitable slot starts (SPEC §4).
+        Allow any integer start T, not only suitable slot starts (docs/concepts.md).
     time_limit
         Seconds, model building included; on expiry the status is ``feasible``
         (with ``bound``) or ``unknown`` (``info["reason"]`` says so when the

@@ -1,7 +1,7 @@
-"""The alternatives search for a batch (SPEC §8, seed 000 §2 Figs. 4–6).
+"""The alternatives search for a batch (docs/concepts.md, Toporkov et al. 2011 §2 Figs. 4–6).
 
 Jobs are taken in batch order; each round finds one window per job with the
-chosen algorithm on the current slot list and subtracts it (SPEC §7), and
+chosen algorithm on the current slot list and subtracts it (docs/concepts.md), and
 rounds repeat until a whole round finds nothing. Alternatives therefore
 never share processor time, and replaying them in the order found on the
 instance's slots (``validation.check_alternatives``) reproduces the slot
@@ -59,7 +59,7 @@ def find_alternatives(
     jobs: Iterable[Job | str] | None = None,
     seed: int = 0,
 ) -> Alternatives:
-    """Return the disjoint alternatives of the batch found with ``algorithm`` (SPEC §8).
+    """Return the disjoint alternatives of the batch found with ``algorithm`` (docs/concepts.md).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Gantt chart of windows on the nodes' time lines (seed 000 Figs. 9–11).
+"""Gantt chart of windows on the nodes' time lines (Toporkov et al. 2011 Figs. 9–11).
 
 Each node is one line: busy time (local tasks) is hatched grey, free slots
 are outlined and numbered in list order, and the placements of each window

@@ -1,7 +1,7 @@
 """The slot-search algorithm registry: the names of ``planner solve --algorithm`` and the tests.
 
-Every entry says which SPEC §4 criterion it serves (``None``: the job's own,
-for CSA / MultipleBest) and whether it is exact over the AEP space of SPEC §4
+Every entry says which docs/concepts.md criterion it serves (``None``: the job's own,
+for CSA / MultipleBest) and whether it is exact over the AEP space of docs/concepts.md
 (the best window among those starting at a suitable slot's start). The
 registry is the one list of names: the CLI, the tests and the benchmarks
 read it.
@@ -29,11 +29,12 @@ class Algorithm:
     name
         Registry name (``--algorithm`` value).
     criterion
-        The SPEC §4 criterion it optimises; None means the job's own (CSA).
+        The docs/concepts.md criterion it optimises; None means the job's own (CSA).
     exact
         True when it returns an optimum of its criterion over the AEP space.
     source
-        Seed and section (or SPEC section) it implements.
+        Paper and section it implements (author-year, docs/references.md), or the
+        docs page of a method beyond the papers.
     summary
         One line: what it does.
     aliases
@@ -76,43 +77,50 @@ _THRESHOLD = aep_solver(threshold, exact_steps=True)
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in (
-        Algorithm("alp", "min_start", False, "seed 000 §3 (ALP)",
+        Algorithm("alp", "min_start", False, "Toporkov et al. 2011 §3 (ALP)",
                   "first n alive slots priced <= C (max_price, else S/(V n)); no budget",
                   solver=first_fit_solver(price_cap=True), resumable=True),
-        Algorithm("amp", "min_start", True, "seed 000 §3 (AMP); seed 004 §4.2 (FirstFit)",
+        Algorithm("amp", "min_start", True, "Toporkov et al. 2011 §3 (AMP); "
+                  "Toporkov & Yemelyanov 2018 §4.2 (FirstFit)",
                   "first step whose n cheapest alive slots fit the budget",
                   ("first_fit",), _AMP, resumable=True),
-        Algorithm("min_finish", "min_finish", False, "seed 002 §2.2; seed 003 §6.1 item 3",
+        Algorithm("min_finish", "min_finish", False, "Toporkov et al. 2012 §2.2; "
+                  "Toporkov et al. 2015 §6.1 item 3",
                   "AEP with the runtime swap heuristic, valued by finish", solver=_SWAP),
-        Algorithm("min_cost", "min_cost", True, "seed 002 §2.2; seed 003 §6.1 item 4",
+        Algorithm("min_cost", "min_cost", True, "Toporkov et al. 2012 §2.2; "
+                  "Toporkov et al. 2015 §6.1 item 4",
                   "AEP with the n cheapest alive slots", solver=aep_solver(cheapest,
                                                                            exact_steps=True)),
-        Algorithm("min_runtime", "min_runtime", False, "seed 003 §6.1 item 2, Algorithm 2",
+        Algorithm("min_runtime", "min_runtime", False, "Toporkov et al. 2015 §6.1 item 2, "
+                  "Algorithm 2",
                   "AEP with the runtime swap heuristic", solver=_SWAP),
-        Algorithm("min_proc_time", "min_proc_time", False, "seed 002 §3.1 item 5",
+        Algorithm("min_proc_time", "min_proc_time", False, "Toporkov et al. 2012 §3.1 item 5",
                   "AEP with a seeded random feasible subset (the paper's simplified form)",
                   solver=aep_solver(random_subset, exact_steps=False)),
-        Algorithm("max_q", "max_q", True, "seed 004 §3.3, §4.2 (MaxQ)",
-                  "AEP with the knapsack DP of SPEC §6", solver=_DP),
-        Algorithm("max_q_lite", "max_q", False, "seed 004 §4.2 (MaxQ Lite)",
+        Algorithm("max_q", "max_q", True, "Toporkov & Yemelyanov 2018 §3.3, §4.2 (MaxQ)",
+                  "AEP with the knapsack DP of docs/algorithms.md", solver=_DP),
+        Algorithm("max_q_lite", "max_q", False, "Toporkov & Yemelyanov 2018 §4.2 (MaxQ Lite)",
                   "AEP valuing the n cheapest alive slots", solver=_LITE),
-        Algorithm("dep", "dep", True, "seed 004 §3.4, §4.3 (DEP)",
+        Algorithm("dep", "dep", True, "Toporkov & Yemelyanov 2018 §3.4, §4.3 (DEP)",
                   "AEP with the knapsack DP on the near distance", solver=_DP),
-        Algorithm("dep_lite", "dep", False, "seed 004 §4.3 (DEP Lite)",
+        Algorithm("dep_lite", "dep", False, "Toporkov & Yemelyanov 2018 §4.3 (DEP Lite)",
                   "AEP valuing the n cheapest alive slots", solver=_LITE),
-        Algorithm("coord", "coord", True, "seed 004 §3.4, §4.3 (COORD)",
+        Algorithm("coord", "coord", True, "Toporkov & Yemelyanov 2018 §3.4, §4.3 (COORD)",
                   "AEP with the knapsack DP on the far distance", solver=_DP),
-        Algorithm("coord_lite", "coord", False, "seed 004 §4.3 (COORD Lite)",
+        Algorithm("coord_lite", "coord", False, "Toporkov & Yemelyanov 2018 §4.3 (COORD Lite)",
                   "AEP valuing the n cheapest alive slots", solver=_LITE),
-        Algorithm("csa", None, False, "seed 002 §3.1 item 6 (CSA); seed 004 §4.2 (MultipleBest)",
+        Algorithm("csa", None, False, "Toporkov et al. 2012 §3.1 item 6 (CSA); "
+                  "Toporkov & Yemelyanov 2018 §4.2 (MultipleBest)",
                   "best of the disjoint AMP alternatives by the job's criterion",
                   ("multiple_best",), csa_solver),
-        Algorithm("min_runtime_exact", "min_runtime", True, "SPEC §9",
+        Algorithm("min_runtime_exact", "min_runtime", True, "planner (beyond the papers; "
+                  "docs/exact-models.md)",
                   "AEP with the least feasible duration threshold", solver=_THRESHOLD),
-        Algorithm("min_finish_exact", "min_finish", True, "SPEC §9",
+        Algorithm("min_finish_exact", "min_finish", True, "planner (beyond the papers; "
+                  "docs/exact-models.md)",
                   "AEP with the least feasible duration threshold, valued by finish",
                   solver=_THRESHOLD),
-        Algorithm("min_proc_time_exact", "min_proc_time", True, "SPEC §6",
+        Algorithm("min_proc_time_exact", "min_proc_time", True, "docs/algorithms.md",
                   "AEP with the knapsack DP on task durations", solver=_DP),
     )
 }  # fmt: skip

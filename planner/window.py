@@ -1,6 +1,6 @@
-"""Windows and placements (SPEC §3) and their JSON result form (FORMATS.md).
+"""Windows and placements (docs/concepts.md) and their JSON result form (docs/formats.md).
 
-A :class:`Window` computes every metric of the SPEC §3 table from its
+A :class:`Window` computes every metric of the docs/concepts.md table from its
 placements; nothing is stored twice.
 """
 
@@ -20,8 +20,8 @@ class Placement:
 
     The slot is ``[slot_start, slot_end)``.
 
-    ``cost`` is the integer money cost of the task (SPEC §1) and ``q`` the
-    node's q characteristic (seed 004 §3.3).
+    ``cost`` is the integer money cost of the task (docs/concepts.md) and ``q`` the
+    node's q characteristic (Toporkov & Yemelyanov 2018 §3.3).
     """
 
     node: str
@@ -46,16 +46,18 @@ class Placement:
 
     @property
     def near_distance(self) -> int:
-        """Return min(time since the slot start, time left to the slot end) (seed 004 §3.4)."""
+        """Return min(time since the slot start, time left to the slot end) (Toporkov & Yemelyanov
+        2018 §3.4)."""
         return min(self.start - self.slot_start, self.slot_end - self.end)
 
     @property
     def far_distance(self) -> int:
-        """Return max(time since the slot start, time left to the slot end) (seed 004 §3.4)."""
+        """Return max(time since the slot start, time left to the slot end) (Toporkov & Yemelyanov
+        2018 §3.4)."""
         return max(self.start - self.slot_start, self.slot_end - self.end)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the FORMATS.md placement object."""
+        """Return the docs/formats.md placement object."""
         return {"node": self.node, "start": self.start, "end": self.end, "cost": self.cost}
 
 
@@ -93,7 +95,7 @@ class Window:
 
     @property
     def proc_time(self) -> int:
-        """Return Σ_i d_i (the CPU time of seed 002)."""
+        """Return Σ_i d_i (the CPU time of Toporkov et al. 2012)."""
         return sum(p.duration for p in self.placements)
 
     @property
@@ -103,12 +105,14 @@ class Window:
 
     @property
     def near_distance(self) -> float:
-        """Return the mean near distance of the placements (DEP, seed 004 §3.4)."""
+        """Return the mean near distance of the placements (DEP, Toporkov & Yemelyanov 2018
+        §3.4)."""
         return sum(p.near_distance for p in self.placements) / len(self.placements)
 
     @property
     def far_distance(self) -> float:
-        """Return the mean far distance of the placements (COORD, seed 004 §3.4)."""
+        """Return the mean far distance of the placements (COORD, Toporkov & Yemelyanov 2018
+        §3.4)."""
         return sum(p.far_distance for p in self.placements) / len(self.placements)
 
     @property
@@ -117,17 +121,18 @@ class Window:
         return tuple(p.node for p in self.placements)
 
     def metric(self, name: str) -> float:
-        """Return the SPEC §3 metric ``name`` (``start``, ``cost``, ``q``, ...)."""
+        """Return the docs/concepts.md metric ``name`` (``start``, ``cost``, ``q``, ...)."""
         if name not in METRICS:
             raise KeyError(f"unknown metric '{name}'")
         return getattr(self, name)
 
     def value(self, criterion: str) -> float:
-        """Return the value of the metric that SPEC §4 criterion ``criterion`` optimises."""
+        """Return the value of the metric that docs/concepts.md criterion ``criterion``
+        optimises."""
         return self.metric(CRITERIA[criterion].metric)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the FORMATS.md window object."""
+        """Return the docs/formats.md window object."""
         return {
             "start": self.start,
             "finish": self.finish,
@@ -147,7 +152,7 @@ METRICS: tuple[str, ...] = (
 
 
 def task_durations(job: Job, performances: Sequence[float], geometry: str) -> list[int]:
-    """Return each task's duration for nodes of the given performances (SPEC §3).
+    """Return each task's duration for nodes of the given performances (docs/concepts.md).
 
     rough: d_i = duration(V, p_i); square: every d_i = duration(V, min_i p_i).
     Raises ValueError for another geometry name.
@@ -166,7 +171,7 @@ def make_window(
     """Build the window of ``job`` starting at ``start`` on the given slots (one per node).
 
     Durations follow ``geometry`` (default: the instance's) and costs use each
-    slot's price (SPEC §1, §3). Raises ValueError if a task does not fit its slot.
+    slot's price (docs/concepts.md, §3). Raises ValueError if a task does not fit its slot.
     """
     geometry = geometry or instance.geometry
     nodes = [instance.node(s.node) for s in slots]

@@ -1,8 +1,8 @@
-"""Brute-force reference solver for one job's window (SPEC §2–§4).
+"""Brute-force reference solver for one job's window (docs/concepts.md).
 
 Enumerates every window start and every n-subset of slots on distinct
 nodes, recomputing suitability, clipping, durations, costs, the budget and
-every criterion value from the data classes and the SPEC §1–§2 unit
+every criterion value from the data classes and the docs/concepts.md unit
 functions (``duration``, ``cost``, ``budget_from_price``) only. It shares no
 code with the heuristics, the exact models or the window metrics (it fills
 :class:`planner.Placement` and :class:`planner.Window` only to return its
@@ -25,7 +25,7 @@ _REL = 1e-12
 
 
 def _suits(job: Job, node: Node) -> bool:
-    """SPEC §2: performance ≥ P and every requirement (number: minimum; string: exact)."""
+    """docs/concepts.md: performance ≥ P and every requirement (number: minimum; string: exact)."""
     if node.performance < job.min_performance:
         return False
     for name, wanted in job.requirements.items():
@@ -56,7 +56,7 @@ def _suitable(
 
 
 def _budget(job: Job) -> int | None:
-    """SPEC §2: S = budget, else floor(C·V·n) from max_price, else unbounded."""
+    """docs/concepts.md: S = budget, else floor(C·V·n) from max_price, else unbounded."""
     if job.budget is not None:
         return job.budget
     if job.max_price is not None:
@@ -72,7 +72,8 @@ def _metric(
     costs: Sequence[int],
     qs: Sequence[float],
 ) -> float:
-    """The SPEC §3 metric ``name`` of the window at ``t`` on ``slots`` with task lengths ``ds``."""
+    """The docs/concepts.md metric ``name`` of the window at ``t`` on ``slots`` with task lengths
+    ``ds``."""
     if name == "start":
         return t
     if name == "runtime":
@@ -141,7 +142,7 @@ def _solve(
             if budget is not None and sum(costs) > budget:
                 continue
             qs = [nodes[s.node].q for s in subset]
-            # distances to the slots' own edges, not to the release/deadline (SPEC §3)
+            # distances to the slots' own edges, not to the release/deadline (docs/concepts.md)
             value = _metric(crit.metric, t, subset, ds, costs, qs)
             if best is None or sign * (best[0] - value) > _REL * max(abs(value), abs(best[0])):
                 best = (value, t, list(subset), ds, costs)
@@ -172,22 +173,22 @@ def brute_force(
     free_start: bool = False,
     max_slots: int = MAX_SLOTS,
 ) -> Window | None:
-    """Return an optimal window of ``job`` for a SPEC §4 criterion, or None if none exists.
+    """Return an optimal window of ``job`` for a docs/concepts.md criterion, or None if none exists.
 
     Parameters
     ----------
     instance
-        The instance (its geometry gives the task durations, SPEC §3).
+        The instance (its geometry gives the task durations, docs/concepts.md).
     job
         The job or its id.
     criterion
-        A SPEC §4 criterion name; default the job's own.
+        A docs/concepts.md criterion name; default the job's own.
     slots
         The free slots to search (default: the instance's), sorted by
         (start, node order).
     free_start
         False: try only the starts of suitable slots (the "AEP space" of
-        SPEC §4). True: try every integer start within the suitable slots'
+        docs/concepts.md). True: try every integer start within the suitable slots'
         span.
     max_slots
         Refuse (ValueError) a job with more suitable slots than this: the
@@ -213,7 +214,7 @@ def brute_force_value(
     free_start: bool = False,
     max_slots: int = MAX_SLOTS,
 ) -> float | None:
-    """Return the optimal SPEC §4 criterion value (None when no window exists).
+    """Return the optimal docs/concepts.md criterion value (None when no window exists).
 
     The value is the brute force's own computation, not the returned
     window's metric properties.

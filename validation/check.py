@@ -1,7 +1,7 @@
 """Independent feasibility checker for windows and sets of alternatives.
 
 The checker recomputes everything from the instance: it uses only the data
-classes and the two SPEC §1 unit functions, never the search or window code
+classes and the two docs/concepts.md unit functions, never the search or window code
 under test. Each violation is one string ``"<rule>: <detail>"``; the rules
 are listed in :data:`RULES`.
 """
@@ -24,9 +24,9 @@ RULES: tuple[str, ...] = (
     "start",  # every placement starts at the window start
     "release",  # start >= release
     "deadline",  # finish <= deadline
-    "duration",  # task length per geometry (SPEC §3)
+    "duration",  # task length per geometry (docs/concepts.md)
     "slot",  # placement inside one free slot of its node, recorded bounds are that slot's
-    "cost",  # placement cost = cost(price, d) (SPEC §1)
+    "cost",  # placement cost = cost(price, d) (docs/concepts.md)
     "budget",  # total cost <= S
     "metric",  # reported metrics equal the recomputed ones
     "overlap",  # (alternatives) no two placements share a node's time
@@ -80,14 +80,14 @@ def check_window(
         The job or its id.
     window
         A :class:`planner.Window` (anything with ``job``, ``start``,
-        ``placements`` and the SPEC §3 metric attributes).
+        ``placements`` and the docs/concepts.md metric attributes).
     slots
         The free slot list the window was searched on (default: the
         instance's); a placement's recorded slot bounds must be one of them.
     geometry
         ``rough`` or ``square`` (default: the instance's).
     price_cap
-        Check ALP's constraint instead of the budget (seed 000 §3, 2°c):
+        Check ALP's constraint instead of the budget (Toporkov et al. 2011 §3, 2°c):
         every placement's price is at most C, the job's ``max_price``, else
         ``budget / (volume · nodes)``; the window total is not capped.
     """
@@ -144,7 +144,8 @@ def check_window(
                     f"slot: {tag} records slot [{p.slot_start}, {p.slot_end}), "
                     f"its free slot is [{s.start}, {s.end})"
                 )
-            lo, hi = s.start, s.end  # distances to the slot's own edges, unclipped (SPEC §3)
+            # distances to the slot's own edges, unclipped (docs/concepts.md)
+            lo, hi = s.start, s.end
         cap = _price_cap(job) if price_cap else None
         if cap is not None and price > cap:
             out.append(f"price: {tag} is priced {price}, over the job's cap C = {cap}")
@@ -162,7 +163,7 @@ def check_window(
         out.append(f"deadline: window finishes at {finish}, after deadline {job.deadline}")
     budget = job.budget
     if budget is None and job.max_price is not None:
-        # S = floor(C · V · n) (SPEC §2), recomputed here rather than taken from instances.
+        # S = floor(C · V · n) (docs/concepts.md), recomputed here rather than taken from instances.
         budget = math.floor(round(job.max_price * job.volume * job.nodes, 6))
     if budget is not None and total > budget and not price_cap:
         out.append(f"budget: window costs {total}, the budget is {budget}")
@@ -216,7 +217,7 @@ def check_alternatives(
     windows
         Windows of the instance's jobs, in the order they were found.
     sequential
-        True (the alternatives search of SPEC §8): window k is checked on the
+        True (the alternatives search of docs/concepts.md): window k is checked on the
         slots left after subtracting windows 0..k-1, so its recorded slot
         bounds must be those of the reduced list. False (joint models): each
         window is checked on the instance's slots.

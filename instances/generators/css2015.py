@@ -1,20 +1,20 @@
-"""Family ``css2015``: the cyclic scheduling scheme (CSS) batch of seed 003 §5 and §6.2.
+"""Family ``css2015``: the cyclic scheduling scheme (CSS) batch of Toporkov et al. 2015 §5 and §6.2.
 
 A domain of 24 nodes of integer performance uniform in [2, 10] on the
 interval [0, 600], market prices with a normally distributed discount/extra
-charge, local load as in seed 003 §5 items 1–2, and a batch of 20 jobs whose
+charge, local load as in Toporkov et al. 2015 §5 items 1–2, and a batch of 20 jobs whose
 budgets range from the market cost with a 60% discount to the market cost
 with a 60% extra charge; each job's criterion is drawn uniformly from the
-four of seed 003 Table 1 (start time, execution time, finish time, cost).
+four of Toporkov et al. 2015 Table 1 (start time, execution time, finish time, cost).
 
 Choices where the paper is silent (the README's "Instance families" section): the price
-per quantum is ``1.0 · p · (1 + e)``, ``e ~ N(0, 0.15)`` (seed 003 Table 2:
+per quantum is ``1.0 · p · (1 + e)``, ``e ~ N(0, 0.15)`` (Toporkov et al. 2015 Table 2:
 the "average market cost" of a node is about its performance); a job's
 market cost is ``unit_price · V · n`` (every node runs V/p quanta at p per
 quantum) and its budget ``floor(f · unit_price · V · n)``, f uniform in
 [0.4, 1.6]; jobs ask for 1–5 nodes (uniform) and volume 200–500 (uniform
 integer), giving execution times of about 20–250 quanta, in the range of
-seed 003 Table 1; the load is 10–50% as in seed 003 §6.1.
+Toporkov et al. 2015 Table 1; the load is 10–50% as in Toporkov et al. 2015 §6.1.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from instances.job import Job
 NAME = "css2015"
 
 TABLE1_CRITERIA: tuple[str, ...] = ("min_start", "min_runtime", "min_finish", "min_cost")
-"""Seed 003 Table 1: start time, execution time, finish time, cost."""
+"""Toporkov et al. 2015 Table 1: start time, execution time, finish time, cost."""
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
-    """Draw the loaded domain and the 20-job batch of seed 003 §5."""
+    """Draw the loaded domain and the 20-job batch of Toporkov et al. 2015 §5."""
     check_domain(NAME, p)
     check(NAME, "jobs", p["jobs"] >= 1, "must be >= 1")
     check_range(NAME, "job_nodes_min", "job_nodes_max", p, 1)
@@ -58,7 +58,7 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
 
 FAMILY = Family(
     name=NAME,
-    source="seed 003 §5 and §6.2 (CSS batch: 24 nodes, 20 jobs, criteria of Table 1)",
+    source="Toporkov et al. 2015 §5 and §6.2 (CSS batch: 24 nodes, 20 jobs, criteria of Table 1)",
     defaults={
         **DOMAIN_DEFAULTS,
         "nodes": 24,

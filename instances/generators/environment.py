@@ -1,6 +1,9 @@
-"""The simulated resource domain of seeds 002–004: nodes, market prices and local load.
+"""The simulated resource domain of Toporkov et al. 2012, 2015 and Toporkov & Yemelyanov 2018.
 
-Seeds 002 §3.1, 003 §5 and §6.1 and 004 §4.1 share one simulator: nodes of
+Nodes, market prices and local load.
+
+Toporkov et al. 2012 §3.1, Toporkov et al. 2015 §5 and §6.1 and Toporkov &
+Yemelyanov 2018 §4.1 share one simulator: nodes of
 uniform integer performance, prices proportional to performance with a
 normally distributed "discount/extra charge", and an initial load of local
 tasks whose level per node is hypergeometric. The papers leave the exact
@@ -20,7 +23,7 @@ HYPERGEOMETRIC = (10, 10, 10)
 """(good, bad, draws): the load level is ``lo + (hi - lo) * X / 10`` with X ~ Hypergeom."""
 
 TASK_LENGTH = (10, 103)
-"""Local task lengths are uniform integers in this range (minimum 10: seed 002 §3.2)."""
+"""Local task lengths are uniform integers in this range (minimum 10: Toporkov et al. 2012 §3.2)."""
 
 
 def market_nodes(

@@ -6,8 +6,8 @@ deterministic first fit of :mod:`instances.traces.packing` (never more than
 MaxProcs at once); the window ``[start, start + length)`` seconds, in quanta
 of ``quantum`` seconds, minus that load gives each node's free slots. Each
 processor is a node whose performance and price are drawn by seed as in
-seed 002 §3.1 (integer performance uniform in [2, 10], price ``1.9 · p ·
-(1 + e)``, ``e ~ N(0, 0.15)``), and the job is seed 002's (n = 5, V = 150,
+Toporkov et al. 2012 §3.1 (integer performance uniform in [2, 10], price ``1.9 · p ·
+(1 + e)``, ``e ~ N(0, 0.15)``), and the job is Toporkov et al. 2012's (n = 5, V = 150,
 S = 1500). Log records with unknown run time or processors are skipped
 (counted by :func:`instances.traces.read_swf`).
 
@@ -111,7 +111,10 @@ def summary(trace: str, max_procs: int = 0) -> str:
 
 FAMILY = Family(
     name=NAME,
-    source="real SWF log (Parallel Workloads Archive) as local load; nodes, job: seed 002 §3.1",
+    source=(
+        "real SWF log (Parallel Workloads Archive) as local load; "
+        "nodes, job: Toporkov et al. 2012 §3.1"
+    ),
     defaults={
         "trace": DEFAULT_TRACE,
         "start": 30 * 86400,

@@ -2,10 +2,10 @@
 
 Not a paper experiment: a project family whose instances are small enough
 (at most 10 slots) that every n-subset of slots can be enumerated, so the
-heuristics (SPEC §5) and exact models (SPEC §6) can be checked against brute
-force. It mixes every feature of SPEC §2: real prices, slot price overrides,
+heuristics (docs/algorithms.md) and exact models (docs/algorithms.md) can be checked against brute
+force. It mixes every feature of docs/concepts.md: real prices, slot price overrides,
 q values, minimum performance, budgets that are tight, loose, derived from a
-price cap or absent, release/deadline bounds and every criterion of SPEC §4.
+price cap or absent, release/deadline bounds and every criterion of docs/concepts.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Family ``toporkov2011``: the ALP/AMP experiment of seed 000 §5.
+"""Family ``toporkov2011``: the ALP/AMP experiment of Toporkov et al. 2011 §5.
 
-Reproduces the paper's ``SlotGenerator`` and ``JobGenerator`` (seed 000 §5,
+Reproduces the paper's ``SlotGenerator`` and ``JobGenerator`` (Toporkov et al. 2011 §5,
 "SlotGenerator and JobGenerator classes"): an ordered list of 120–150 slots
 of length 50–300 on nodes of performance 1–3, neighbouring slots sharing a
 start time with probability 0.4 and otherwise 1–10 apart, each slot priced
@@ -20,10 +20,10 @@ Choices where the paper is silent (documented in the README's "Instance families
   default) ``money_unit * 1.7^x`` with x uniform between its minimum
   performance P and ``performance_max``; ``min_performance``
   ``money_unit * 1.7^P``, the market price of a node of performance P
-  (seed 000 §6 ties C to P: together they set "the minimum acceptable
+  (Toporkov et al. 2011 §6 ties C to P: together they set "the minimum acceptable
   price/quality"); ``dearest`` 1.25 times that; its budget is
-  AMP's S = k·C·V·n of seed 000 §6 (``budget_factor`` k, default 1: no
-  explicit budget, so SPEC §2 derives S = floor(C·V·n)).
+  AMP's S = k·C·V·n of Toporkov et al. 2011 §6 (``budget_factor`` k, default 1: no
+  explicit budget, so docs/concepts.md derives S = floor(C·V·n)).
 """
 
 from __future__ import annotations
@@ -42,11 +42,12 @@ from instances.slot import Slot
 NAME = "toporkov2011"
 PRICE_CAPS = ("uniform", "min_performance", "dearest")
 """Readings of a job's cap C: base^x with x uniform in [P, performance_max]; base^P (the
-price of a node of the job's minimum performance P, seed 000 §6); (1 + spread) · base^P."""
+price of a node of the job's minimum performance P, Toporkov et al. 2011 §6); (1 + spread) ·
+base^P."""
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
-    """Draw the slot list and the job batch of seed 000 §5."""
+    """Draw the slot list and the job batch of Toporkov et al. 2011 §5."""
     _check(p)
     unit = float(p["money_unit"])
     base = float(p["price_base"])
@@ -121,7 +122,7 @@ def _check(p: dict[str, float | int | str]) -> None:
 
 FAMILY = Family(
     name=NAME,
-    source="seed 000 §5 (SlotGenerator, JobGenerator; ALP vs AMP)",
+    source="Toporkov et al. 2011 §5 (SlotGenerator, JobGenerator; ALP vs AMP)",
     defaults={
         "slots_min": 120,
         "slots_max": 150,

@@ -1,10 +1,11 @@
-"""Family ``toporkov2012``: the AEP experiment of seed 002 §3.1 (repeated in seed 003 §6.1).
+"""Family ``toporkov2012``: the AEP experiment of Toporkov et al. 2012 §3.1 (repeated in Toporkov
+et al. 2015 §6.1).
 
 100 nodes of integer performance uniform in [2, 10], price proportional to
 performance with a normally distributed deviation ("free market pricing"),
 an initial load of local tasks of 10–50% per node (hypergeometric, minimum
 local task length 10) on the scheduling interval [0, 600], and one job asking
-for n = 5 slots for V = 150 with budget S = 1500. ``nodes`` (50–400, seed 002
+for n = 5 slots for V = 150 with budget S = 1500. ``nodes`` (50–400, Toporkov et al. 2012
 Table 1) and ``interval`` (600–3600, Table 2) are the parameters the paper
 varies.
 
@@ -38,7 +39,7 @@ NAME = "toporkov2012"
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
-    """Draw the loaded resource domain and the single job of seed 002 §3.1."""
+    """Draw the loaded resource domain and the single job of Toporkov et al. 2012 §3.1."""
     check_domain(NAME, p)
     job = seed002_job(NAME, p)
     nodes, busy, horizon = domain(rng, p)
@@ -46,7 +47,7 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
 
 
 def seed002_job(family: str, p: dict[str, float | int | str]) -> Job:
-    """Return seed 002 §3.1's single job (n, V, S and criterion from ``p``), checked."""
+    """Return Toporkov et al. 2012 §3.1's single job (n, V, S and criterion from ``p``), checked."""
     check(family, "job_nodes", p["job_nodes"] >= 1, "must be >= 1")
     check(family, "volume", p["volume"] > 0, "must be > 0")
     check(family, "budget", p["budget"] >= 0, "must be >= 0")
@@ -100,7 +101,10 @@ DOMAIN_DEFAULTS: dict[str, float | int] = {
 
 FAMILY = Family(
     name=NAME,
-    source="seed 002 §3.1 and seed 003 §6.1 (AEP strategies: one job n=5, V=150, S=1500)",
+    source=(
+        "Toporkov et al. 2012 §3.1 and Toporkov et al. 2015 §6.1 "
+        "(AEP strategies: one job n=5, V=150, S=1500)"
+    ),
     defaults={
         **DOMAIN_DEFAULTS,
         "job_nodes": 5,

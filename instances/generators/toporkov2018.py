@@ -1,17 +1,18 @@
-"""Family ``toporkov2018``: the square-window MaxQ/DEP/COORD experiment of seed 004 §4.1.
+"""Family ``toporkov2018``: the square-window MaxQ/DEP/COORD experiment of Toporkov & Yemelyanov
+2018 §4.1.
 
 100 nodes of integer performance uniform in [2, 10], a scheduling interval
 of 1200 quanta with an initial load of up to 30% per node (hypergeometric),
 an independent q uniform in [0, 10] per node, and one job asking for n = 7
 nodes of performance P >= 1 for V = 800 with budget S = 644, on the square
-geometry of seed 004 §3.2 (window length 400 down to 80).
+geometry of Toporkov & Yemelyanov 2018 §3.2 (window length 400 down to 80).
 
 Choices where the paper is silent (the README's "Instance families" section): integer
-performances (as in seeds 002/003); load levels in [0, 30%]
+performances (as in Toporkov et al. 2012; Toporkov et al. 2015); load levels in [0, 30%]
 (hypergeometric, mean 15%); price per quantum ``0.08 · p · (1 + e)``,
 ``e ~ N(0, 0.15)``, so a 7-node window on one performance level costs about
 448 and S = 644 binds only on mixed-performance windows; q rounded to 2
-decimals; criterion ``max_q`` (seed 004 §4.2). The ``maxq`` and ``dep-coord``
+decimals; criterion ``max_q`` (Toporkov & Yemelyanov 2018 §4.2). The ``maxq`` and ``dep-coord``
 reproductions read the price scale from the budget instead,
 ``unit_price = S / (V · n) = 0.115`` (``docs/reproductions.md``).
 """
@@ -32,7 +33,8 @@ NAME = "toporkov2018"
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
-    """Draw the loaded domain with q values and the single job of seed 004 §4.1."""
+    """Draw the loaded domain with q values and the single job of Toporkov & Yemelyanov 2018
+    §4.1."""
     check_domain(NAME, p)
     check(NAME, "job_nodes", p["job_nodes"] >= 1, "must be >= 1")
     check(NAME, "volume", p["volume"] > 0, "must be > 0")
@@ -64,7 +66,10 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
 
 FAMILY = Family(
     name=NAME,
-    source="seed 004 §4.1 (square windows, MaxQ: 100 nodes, n=7, V=800, S=644, q in [0, 10])",
+    source=(
+        "Toporkov & Yemelyanov 2018 §4.1 "
+        "(square windows, MaxQ: 100 nodes, n=7, V=800, S=644, q in [0, 10])"
+    ),
     defaults={
         **DOMAIN_DEFAULTS,
         "interval": 1200,

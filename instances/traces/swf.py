@@ -3,7 +3,7 @@
 One job per line, 18 whitespace-separated numeric fields (``-1`` =
 unknown); lines starting with ``;`` are header comments such as
 ``; MaxProcs: 100``. The format is defined on the archive's ``swf.html``
-page; ``../shared/traces/README.md`` lists the fields. Files may be plain or
+page; ``instances/data/traces/README.md`` lists the bundled logs. Files may be plain or
 gzipped (detected from their first bytes, not their name).
 """
 

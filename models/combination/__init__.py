@@ -1,4 +1,5 @@
-"""Batch combination (SPEC §8, seed 003 §2.3): one alternative per job, problems (6)–(9)."""
+"""Batch combination (docs/concepts.md, Toporkov et al. 2015 §2.3): one alternative per job,
+problems (6)–(9)."""
 
 from models.combination.policy import VoPolicy
 from models.combination.problem import PROBLEMS, TIMES, Problem, Table

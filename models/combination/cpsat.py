@@ -1,7 +1,7 @@
-"""Problems (6)–(9) of SPEC §8 as a CP-SAT multiple-choice knapsack (OR-Tools).
+"""Problems (6)–(9) of docs/concepts.md as a CP-SAT multiple-choice knapsack (OR-Tools).
 
 One Boolean x_ij per alternative j of job i; ``Σ_j x_ij = 1`` per job;
-``Σ_ij g_ij x_ij ≤ g*``; extremise ``Σ_ij f_ij x_ij`` (seed 003 eq. (1)).
+``Σ_ij g_ij x_ij ≤ g*``; extremise ``Σ_ij f_ij x_ij`` (Toporkov et al. 2015 eq. (1)).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The backward recursion of seed 003 §2.3, eqs. (2)–(4), for problems (6)–(9) (SPEC §8).
+"""The backward recursion of Toporkov et al. 2015 §2.3, eqs. (2)–(4), for problems (6)–(9)
+(docs/concepts.md).
 
 With jobs i = 1..n, alternatives s_j of job i with objective value f_i(s_j)
 and resource expense g_i(s_j) (integers), and the remaining resource g::

@@ -1,4 +1,4 @@
-"""Problems (6)–(9) of SPEC §8 as a MILP multiple-choice knapsack (PuLP, CBC by default).
+"""Problems (6)–(9) of docs/concepts.md as a MILP multiple-choice knapsack (PuLP, CBC by default).
 
 The same model as :mod:`models.combination.cpsat`, binary x_ij, written as a
 minimisation (maxima negated, so CBC's logged bound reads one way). CBC runs

@@ -1,9 +1,10 @@
-"""The batch combination problems (6)–(9) of SPEC §8 (seed 003 §2.3) as integer tables.
+"""The batch combination problems (6)–(9) of docs/concepts.md (Toporkov et al. 2015 §2.3) as
+integer tables.
 
 A combination picks one alternative per job (jobs without alternatives are
 postponed) to extremise Σ f_i subject to Σ g_i ≤ g*, where f and g are a
 window's cost or time ("time" is proc_time unless the caller picks runtime).
-Costs and durations are integers (SPEC §1), so every method works on the
+Costs and durations are integers (docs/concepts.md), so every method works on the
 integer tables of :class:`Table`.
 """
 
@@ -24,7 +25,7 @@ class Problem:
     """A combination problem: extremise Σ ``objective`` subject to Σ ``constraint`` ≤ limit.
 
     ``objective`` and ``constraint`` are ``"cost"`` or ``"time"``; the limit is
-    t* for a time constraint and b* for a cost constraint (SPEC §8).
+    t* for a time constraint and b* for a cost constraint (docs/concepts.md).
     """
 
     number: int
@@ -48,7 +49,7 @@ PROBLEMS: dict[int, Problem] = {
         Problem(9, "idleness", "time", "time", "max"),
     )
 }
-"""Seed 003 eqs. (6)–(9) by number (SPEC §8 table)."""
+"""Toporkov et al. 2015 eqs. (6)–(9) by number (docs/concepts.md table)."""
 
 
 def problem_of(problem: int | Problem) -> Problem:
@@ -75,7 +76,7 @@ class Table:
     jobs
         Ids of the jobs that have alternatives, in batch order.
     postponed
-        Ids of the jobs without alternatives, in batch order (SPEC §8).
+        Ids of the jobs without alternatives, in batch order (docs/concepts.md).
     windows
         ``windows[i][j]``: alternative j of job i.
     cost, time
@@ -112,9 +113,9 @@ class Table:
         return self.cost if kind == "cost" else self.time
 
     def default_limit(self, kind: str) -> int:
-        """Return SPEC §8's default limit for a ``time`` (t*) or ``cost`` (b*) constraint.
+        """Return docs/concepts.md's default limit for a ``time`` (t*) or ``cost`` (b*) constraint.
 
-        t* = Σ_i ceil(mean time of job i's alternatives) (seed 003 eq. (5));
+        t* = Σ_i ceil(mean time of job i's alternatives) (Toporkov et al. 2015 eq. (5));
         b* = floor(Σ_i mean cost of job i's alternatives). Exact rational arithmetic.
         """
         means = [Fraction(sum(row), len(row)) for row in self.column(kind)]

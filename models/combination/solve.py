@@ -1,4 +1,4 @@
-"""The solve façade for batch combination (SPEC §8): one entry point, one :class:`Result`.
+"""The solve façade for batch combination (docs/concepts.md): one entry point, one :class:`Result`.
 
 Each method's module, and so its solver library, is imported only when chosen.
 """
@@ -32,7 +32,8 @@ def solve_combination(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     threads: int = 1,
 ) -> Result:
-    """Choose one alternative per job for combination problem (6)–(9) (SPEC §8, seed 003 §2.3).
+    """Choose one alternative per job for combination problem (6)–(9) (docs/concepts.md, Toporkov
+    et al. 2015 §2.3).
 
     Parameters
     ----------
@@ -48,9 +49,9 @@ def solve_combination(
     time
         The window metric that is "time": ``proc_time`` (default) or ``runtime``.
     t_star, b_star
-        The limits (integers). Defaults (SPEC §8), over the jobs that have
+        The limits (integers). Defaults (docs/concepts.md), over the jobs that have
         alternatives: t* = Σ_i ceil(mean time of job i's alternatives)
-        (seed 003 eq. (5)); b* = floor(Σ_i mean cost of job i's alternatives).
+        (Toporkov et al. 2015 eq. (5)); b* = floor(Σ_i mean cost of job i's alternatives).
     time_limit
         Seconds for ``cpsat``/``milp`` (the DP always runs to the end);
         default :data:`models.progress.DEFAULT_TIME_LIMIT` (60 s), None for none.

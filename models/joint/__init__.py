@@ -1,4 +1,4 @@
-"""Joint co-allocation of a small batch (SPEC §9): all windows at once, CP-SAT."""
+"""Joint co-allocation of a small batch (docs/exact-models.md): all windows at once, CP-SAT."""
 
 from models.joint.solve import JOINT_SOLVERS, SENSES, solve_joint
 

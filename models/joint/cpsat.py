@@ -1,4 +1,4 @@
-"""Joint co-allocation of a small batch as one CP-SAT model (SPEC §9).
+"""Joint co-allocation of a small batch as one CP-SAT model (docs/exact-models.md).
 
 Per job j: a Boolean ``placed_j``, a start ``T_j`` and one Boolean y_o per
 placement option o (:mod:`models.joint.space`), each with an optional
@@ -8,7 +8,7 @@ y_o ⇒ the task lies inside o's slot; the job's budget ``Σ_o c_o y_o ≤ S_j``
 square geometry picks one level per placed job with at least one task of
 exactly that duration; **no overlap** of the intervals on each node over
 all jobs; the optional VO budget and a combination constraint
-``Σ_j g_j ≤ g*`` (SPEC §8) bound sums over the placed jobs.
+``Σ_j g_j ≤ g*`` (docs/concepts.md) bound sums over the placed jobs.
 
 T_j ranges over the job's earliest to latest possible start alone
 (:attr:`JobSpace.start_range`); a job with no window at all is fixed
@@ -45,7 +45,7 @@ def _q_scale(values: Sequence[float]) -> int:
 
 
 class JointModel:
-    """The CP-SAT model of SPEC §9 over the jobs' spaces; see the module docstring.
+    """The CP-SAT model of docs/exact-models.md over the jobs' spaces; see the module docstring.
 
     Parameters
     ----------
@@ -154,7 +154,8 @@ class JointModel:
         return S
 
     def metric(self, j: int, name: str) -> tuple[cp_model.LinearExprT, int]:
-        """Return ``(expression, scale)``: job j's SPEC §3 metric times ``scale`` (0 unplaced).
+        """Return ``(expression, scale)``: job j's docs/concepts.md metric times ``scale`` (0
+        unplaced).
 
         q is scaled to integers by a power of ten; the DEP/COORD distances are
         sums over tasks, scaled by n_j (the mean times n_j). Distances are
@@ -203,7 +204,7 @@ class JointModel:
         for k, (o, v) in enumerate(zip(sp.options, y, strict=True)):
             u = m.NewIntVar(0, o.host.end - o.host.start - o.d, f"u{j}_{k}")
             m.Add(u == 0).OnlyEnforceIf(v.Not())
-            for edge in (T - o.host.start, o.host.end - o.d - T):  # unclipped (SPEC §3)
+            for edge in (T - o.host.start, o.host.end - o.d - T):  # unclipped (docs/concepts.md)
                 m.Add(u <= edge if near else u >= edge).OnlyEnforceIf(v)
             dist.append(u)
         return sum(dist), sp.n

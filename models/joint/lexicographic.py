@@ -1,8 +1,9 @@
-"""The lexicographic solve of the joint model (SPEC §9): most jobs placed, then the objective.
+"""The lexicographic solve of the joint model (docs/exact-models.md): most jobs placed, then the
+objective.
 
 Two CP-SAT stages: first maximise the number of placed jobs; then fix that
 number (hinting the first solution) and optimise the batch objective: Σ of
-one SPEC §3 metric over the placed jobs, or a combination problem's Σ f_j.
+one docs/concepts.md metric over the placed jobs, or a combination problem's Σ f_j.
 """
 
 from __future__ import annotations

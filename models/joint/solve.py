@@ -1,6 +1,7 @@
-"""The solve façade for joint co-allocation of a small batch (SPEC §9): one :class:`Result`.
+"""The solve façade for joint co-allocation of a small batch (docs/exact-models.md): one
+:class:`Result`.
 
-The joint optimum is what the two-phase scheme of SPEC §8 (alternatives,
+The joint optimum is what the two-phase scheme of docs/concepts.md (alternatives,
 then combination) approximates: it places the windows of all jobs at once.
 """
 
@@ -21,7 +22,8 @@ JOINT_SOLVERS: dict[str, str] = {"cpsat": "two-stage lexicographic CP-SAT model 
 """Joint co-allocation method names → description."""
 
 SENSES: dict[str, str] = {c.metric: c.sense for c in CRITERIA.values()}
-"""SPEC §3 metric → the sense of the SPEC §4 criterion that optimises it (joint objectives)."""
+"""docs/concepts.md metric → the sense of the docs/concepts.md criterion that optimises it (joint
+objectives)."""
 
 
 def _batch(instance: Instance, jobs: Sequence[Job | str] | None) -> list[Job]:
@@ -86,7 +88,7 @@ def solve_joint(
 ) -> Result:
     """Co-allocate a small batch at once: most jobs placed, then the best batch objective.
 
-    SPEC §9 (beyond the seeds): at most one window per job, no two windows
+    docs/exact-models.md (beyond the seeds): at most one window per job, no two windows
     sharing a node's time, all within the instance's free slots, each job's
     budget and the optional VO budget. Lexicographic objective: maximise the
     number of placed jobs, then optimise ``objective`` (or ``problem``).
@@ -94,17 +96,17 @@ def solve_joint(
     Parameters
     ----------
     instance
-        The instance (its geometry sets the durations, SPEC §3).
+        The instance (its geometry sets the durations, docs/concepts.md).
     objective
-        A SPEC §3 metric summed over the placed jobs; ``q`` and
+        A docs/concepts.md metric summed over the placed jobs; ``q`` and
         ``near_distance`` are maximised, the others minimised (the sense of
-        the SPEC §4 criterion on that metric). Ignored when ``problem`` is set.
+        the docs/concepts.md criterion on that metric). Ignored when ``problem`` is set.
     solver
         A :data:`JOINT_SOLVERS` name.
     problem
         6–9: optimise that combination problem's Σ f over the placed jobs
-        under Σ g ≤ g* (SPEC §8; "time" is ``time``). g* is ``t_star`` /
-        ``b_star`` if given, else SPEC §8's default computed from a two-phase
+        under Σ g ≤ g* (docs/concepts.md; "time" is ``time``). g* is ``t_star`` /
+        ``b_star`` if given, else docs/concepts.md's default computed from a two-phase
         run: ``planner.find_alternatives(instance, algorithm)`` on the batch.
     vo_budget
         Optional cap on the total cost of the placed windows.

@@ -1,10 +1,10 @@
-"""The placement options of a joint co-allocation model (SPEC §3, §9).
+"""The placement options of a joint co-allocation model (docs/concepts.md, §9).
 
 For each job, an *option* is one way a task can sit: a suitable slot of the
 instance (clipped to the job's release and deadline by
 :meth:`Instance.suitable_slots`) together with the task's duration and cost.
 Rough geometry: one option per slot, duration d = duration(V, p_node).
-Square geometry (seed 004 §3.2): a *level* D is one of the distinct rough
+Square geometry (Toporkov & Yemelyanov 2018 §3.2): a *level* D is one of the distinct rough
 durations of the job's suitable nodes; a slot whose own duration is at most D
 gives an option at level D, every task of the window lasts D, and at least
 one task must have rough duration exactly D (else the window belongs to a

@@ -1,4 +1,5 @@
-"""Window selection as a compact CP-SAT model (OR-Tools; SPEC §3–§4, seed 004 §3).
+"""Window selection as a compact CP-SAT model (OR-Tools; docs/concepts.md, Toporkov & Yemelyanov
+2018 §3).
 
 Variables: the start T, one Boolean x_j per suitable slot and, in square
 geometry, one Boolean per duration level (:mod:`models.window.space`).
@@ -6,7 +7,7 @@ Constraints, each enforced by x_j: containment ``s_j ≤ T`` and
 ``T + d_j ≤ e_j``; cardinality ``Σ x_j = n``; at most one slot per node
 (redundant, it strengthens the relaxation); the budget ``Σ c_j x_j ≤ S``.
 The criterion is the objective; DEP/COORD add one distance variable per slot
-bounded by both slot edges, and optimise the sum (n is fixed, SPEC §3 means).
+bounded by both slot edges, and optimise the sum (n is fixed, docs/concepts.md means).
 
 By default (``reduce=True``) the model is built only over the candidate
 starts that survive the dominance reduction of :mod:`models.window.reduce`,
@@ -162,7 +163,7 @@ class WindowModel:
             self.scale = n
             near = metric == "near_distance"
             dist = []
-            es, ee = sp.es.tolist(), sp.ee.tolist()  # the slots' own edges (SPEC §3)
+            es, ee = sp.es.tolist(), sp.ee.tolist()  # the slots' own edges (docs/concepts.md)
             for j in self.slots:
                 u = m.NewIntVar(0, ee[j] - es[j] - r[j], f"u{j}")
                 dist.append(u)

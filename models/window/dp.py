@@ -1,4 +1,6 @@
-"""Window selection by dynamic programming per candidate start (SPEC §6; seeds 002 §2.1, 004 §3.3).
+"""Window selection by dynamic programming per candidate start (docs/algorithms.md).
+
+The recurrences are those of Toporkov et al. 2012 §2.1 and Toporkov & Yemelyanov 2018 §3.3.
 
 For every candidate ``(T, level)`` of :mod:`models.window.space` the alive
 slots form an n-of-m subset problem; the best window over all candidates is
@@ -10,7 +12,7 @@ Per criterion the subset step is exact:
 
 - ``min_start``, ``min_cost``: the n cheapest alive slots (feasible iff they fit);
 - ``min_runtime``, ``min_finish`` (rough): the smallest duration threshold
-  whose n cheapest slots fit the budget (SPEC §9); square: the level itself;
+  whose n cheapest slots fit the budget (docs/exact-models.md); square: the level itself;
 - ``min_proc_time`` (rough), ``max_q``, ``dep``, ``coord``: the knapsack of
   :func:`models.window.knapsack.select`; square ``coord`` also needs one
   slot of the exact level, as a longer level only lowers far distances.

@@ -1,8 +1,9 @@
-"""The n-of-m subset problem of SPEC §6 (seed 002 §2.1, seed 004 §3.3).
+"""The n-of-m subset problem of docs/algorithms.md (Toporkov et al. 2012 §2.1, Toporkov &
+Yemelyanov 2018 §3.3).
 
 Choose exactly n items minimising Σ z subject to Σ c ≤ S (integer costs),
 optionally with at least one item from an ``exact`` subset (the square-window
-level rule of :mod:`models.window.space`). The recurrence is seed 004's
+level rule of :mod:`models.window.space`). The recurrence is Toporkov & Yemelyanov 2018's
 ``f_i(b, k)``; all counts k and budgets b of one item are updated in one numpy
 operation, and items dominated by n others are dropped first.
 """

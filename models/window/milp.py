@@ -1,4 +1,4 @@
-"""Window selection as a time-indexed MILP over the candidate starts (PuLP; SPEC §3–§4).
+"""Window selection as a time-indexed MILP over the candidate starts (PuLP; docs/concepts.md).
 
 One binary y_c per candidate ``c = (T, level)`` of :mod:`models.window.space`
 and one binary x_cj per slot j alive at c: ``Σ_c y_c = 1``,

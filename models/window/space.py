@@ -1,21 +1,21 @@
-"""The search space of single-job window selection (SPEC §3–§4), shared by the exact methods.
+"""The search space of single-job window selection (docs/concepts.md), shared by the exact methods.
 
 A window is a start T, a duration level (square geometry) and n suitable slots
 that contain their tasks. This module turns an instance and a job into numpy
 arrays over the job's suitable slots and enumerates the *candidates*
 ``(T, level)`` that the exact methods range over:
 
-- AEP space (SPEC §4, default): T is the start of some suitable slot;
+- AEP space (docs/concepts.md, default): T is the start of some suitable slot;
 - free start: every integer T. For a fixed slot subset every metric is
   piecewise linear in T with breakpoints at ``s``, ``e - d`` (the window's
   range, clipped to the release and deadline) and ``(s' + e' - d) / 2`` with
-  ``s', e'`` the slot's own edges (DEP/COORD distances, seed 004 §3.4,
+  ``s', e'`` the slot's own edges (DEP/COORD distances, Toporkov & Yemelyanov 2018 §3.4,
   measured unclipped), so the integer
   optimum lies at one of those points, rounded down or up; the candidate
   list holds exactly these T (the CP-SAT model ranges over all integers and
   cross-checks the argument).
 
-Square geometry (seed 004 §3.2): the duration of every task is
+Square geometry (Toporkov & Yemelyanov 2018 §3.2): the duration of every task is
 ``duration(V, min_i p_i) = max_i duration(V, p_i)``, so a *level* is one of
 the distinct rough durations D; at level D only slots whose own duration is
 at most D take part, every task lasts D, and at least one chosen slot has
@@ -52,7 +52,7 @@ class WindowSpace:
     instance, job
         The problem.
     criterion
-        The SPEC §4 criterion to optimise.
+        The docs/concepts.md criterion to optimise.
     slots
         The slot list (default: the instance's); suitability, release and
         deadline clip it via :meth:`Instance.suitable_slots`.
@@ -92,7 +92,7 @@ class WindowSpace:
         self.budget = job.effective_budget
         self.s = np.array([s.start for s in self.suitable], dtype=np.int64)
         self.e = np.array([s.end for s in self.suitable], dtype=np.int64)
-        # DEP/COORD measure to the slot's own edges, not to the release/deadline (SPEC §3)
+        # DEP/COORD measure to the slot's own edges, not to the release/deadline (docs/concepts.md)
         self.es = np.array([s.start for s in self.hosts], dtype=np.int64)
         self.ee = np.array([s.end for s in self.hosts], dtype=np.int64)
         self.node = np.array([inst.node_index[s.node] for s in self.suitable], dtype=np.int64)
@@ -121,7 +121,7 @@ class WindowSpace:
         return self.r <= level if self.square else np.ones(self.m, dtype=bool)
 
     def costs(self, level: int) -> np.ndarray:
-        """Return each slot's integer task cost at ``level`` (SPEC §1 ``cost``)."""
+        """Return each slot's integer task cost at ``level`` (docs/concepts.md ``cost``)."""
         if level not in self._costs:
             d = self.durations(level)
             self._costs[level] = np.array(
@@ -146,7 +146,7 @@ class WindowSpace:
         """Return ``(T, level, alive)``: the candidates and their (C × m) alive-slot mask.
 
         A slot is alive at ``(T, level)`` when it is eligible at the level and
-        contains the task: ``s ≤ T`` and ``T + d ≤ e`` (SPEC §3). Candidates
+        contains the task: ``s ≤ T`` and ``T + d ≤ e`` (docs/concepts.md). Candidates
         with fewer than n alive slots, or whose n cheapest alive slots exceed
         the budget, are dropped: they hold no window.
         """
@@ -193,7 +193,7 @@ class WindowSpace:
         """Return each slot's additive criterion value z_j at ``(t, level)`` (to be minimised).
 
         Defined for the additive criteria (cost, proc_time, q, DEP, COORD);
-        DEP and COORD use the per-task distances of SPEC §3 (not yet divided by n).
+        DEP and COORD use the per-task distances of docs/concepts.md (not yet divided by n).
         """
         d = self.durations(level)
         metric = self.criterion.metric

@@ -1,4 +1,4 @@
-"""The ``planner`` command line (FORMATS.md, "Command line").
+"""The ``planner`` command line (docs/formats.md, "Command line").
 
 Each command lives in its own module with ``register(subparsers)`` and
 ``run(args) -> int``; :data:`COMMANDS` lists them. This is the only place

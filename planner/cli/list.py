@@ -38,9 +38,9 @@ PAPERS: dict[str, str] = {
 def cite(text: str) -> str:
     """Return a registry ``source`` with the papers cited by author and year.
 
-    Registries written with the developers' shorthand (``seed 002 §3.1``,
-    ``SPEC §9``) are shown as ``Toporkov et al. 2012 §3.1`` and ``planner``;
-    text already in author-year form is unchanged.
+    A registry (a plug-in's, say) written with the shorthand ``seed 002 §3.1`` for the
+    papers of docs/references.md is shown as ``Toporkov et al. 2012 §3.1``; text already
+    in author-year form is unchanged.
     """
     text = re.sub(r"seeds? (\d{3})", lambda m: PAPERS.get(m.group(1), m.group(0)), text)
     return re.sub(r"SPEC §\d+", "planner (beyond the papers)", text)

@@ -1,4 +1,5 @@
-"""``planner solve FILE --algorithm NAME [--job ID] [--json]``: one search per job (FORMATS.md).
+"""``planner solve FILE --algorithm NAME [--job ID] [--json]``: one search per job
+(docs/formats.md).
 
 Each job is searched independently on the instance's slots with
 :func:`planner.search`; ``--algorithm`` takes a name or alias of
@@ -34,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--algorithm", required=True, help="a registry name (e.g. amp, min_cost, dep)")
     p.add_argument("--job", help="search only this job")
     p.add_argument("--seed", type=seed_value, default=0, help="seed of the random-subset selector")
-    p.add_argument("--json", action="store_true", help="JSON Lines output (FORMATS.md)")
+    p.add_argument("--json", action="store_true", help="JSON Lines output (docs/formats.md)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the windows found (needs matplotlib)")
     p.set_defaults(run=run)
 

@@ -1,4 +1,4 @@
-"""Single-job slot search (SPEC §5–§6, §9): the forward pass, subset selectors, algorithms.
+"""Single-job slot search (docs/algorithms.md, §9): the forward pass, subset selectors, algorithms.
 
 :func:`search` is the entry point; :mod:`planner.registry` names the algorithms.
 """
@@ -24,7 +24,7 @@ def search(
     Parameters
     ----------
     instance
-        The instance; its ``geometry`` selects rough or square windows (SPEC §3).
+        The instance; its ``geometry`` selects rough or square windows (docs/concepts.md).
     job
         A job of the instance, or its id.
     algorithm

@@ -1,10 +1,11 @@
-"""The AEP scheme (seed 002 §2.1, seed 003 Algorithm 1) and its square form (seed 004 §3.2).
+"""The AEP scheme (Toporkov et al. 2012 §2.1, Toporkov et al. 2015 Algorithm 1) and its square form
+(Toporkov & Yemelyanov 2018 §3.2).
 
 Read the whole slot list once per geometry level; at every step with at
 least n alive slots let a subset selector pick a window and keep the best
 window over all steps. In the square geometry the levels run from the
-fastest (shortest task) down, each a full pass (seed 004 step 3): the
-performance levels of SPEC §5, or, for exact selectors, one level per
+fastest (shortest task) down, each a full pass (Toporkov & Yemelyanov 2018 step 3): the
+performance levels of docs/algorithms.md, or, for exact selectors, one level per
 distinct task duration (same optimum, fewer passes; see
 :mod:`planner.heuristics.sweep`).
 
@@ -58,7 +59,7 @@ def aep(
     feed
         The job's suitable slots.
     metric
-        The SPEC §3 metric the criterion optimises (see :mod:`planner.heuristics.value`).
+        The docs/concepts.md metric the criterion optimises (see :mod:`planner.heuristics.value`).
     selector
         The per-step subset selector.
     square
@@ -69,7 +70,7 @@ def aep(
         Evaluate once per distinct start (exact selectors; see :class:`Sweep`).
     merge_levels
         Square geometry: one level per distinct task duration instead of the
-        performance levels of SPEC §5 (exact selectors only: same optimum).
+        performance levels of docs/algorithms.md (exact selectors only: same optimum).
     """
     run = Run(feed, metric, square, rng)
     run.ladder = levels(feed)

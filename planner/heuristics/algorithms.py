@@ -35,7 +35,7 @@ def build(feed: Feed, t: int, chosen: Sequence[int]) -> Window:
 def first_fit_solver(*, price_cap: bool) -> Solver:
     """Return AMP (``price_cap=False``) or ALP (only slots priced ≤ the job's C, no budget S).
 
-    ALP (seed 000 §3) stops at the first n alive slots priced at most C
+    ALP (Toporkov et al. 2011 §3) stops at the first n alive slots priced at most C
     (:attr:`instances.Job.price_cap`); the window is those n slots, whatever
     their rounded total. AMP takes the n cheapest alive slots within S.
     """
@@ -49,7 +49,8 @@ def first_fit_solver(*, price_cap: bool) -> Solver:
     ) -> Window | None:
         feed = Feed(instance, job, slots, max_price=job.price_cap if price_cap else None)
         if price_cap:
-            feed.budget = None  # ALP: condition 2°c alone, no window budget (seed 000 §3)
+            # ALP: condition 2°c alone, no window budget (Toporkov et al. 2011 §3)
+            feed.budget = None
         got = first_fit(Run(feed, "start", instance.geometry == "square", rng))
         return None if got is None else build(feed, *got)
 

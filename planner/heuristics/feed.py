@@ -1,6 +1,7 @@
-"""A job's suitable slots, read lazily in start order, with per-slot task data (SPEC §2, §3).
+"""A job's suitable slots, read lazily in start order, with per-slot task data (docs/concepts.md,
+§3).
 
-The forward pass of SPEC §5 reads the slots one by one; AMP/ALP usually stop
+The forward pass of docs/algorithms.md reads the slots one by one; AMP/ALP usually stop
 after a few of them, so the feed filters, clips and annotates slots only as
 far as a pass reads (first-fit searches stay fast on long slot lists), and
 keeps what it read so that later passes (square levels) reuse it.
@@ -21,17 +22,17 @@ class Feed:
     performance), ``rough[i]`` (its rough task duration ``duration(V, p)``),
     ``q[i]``, ``price[i]``, ``slot[i]`` (the free :class:`Slot` itself, which
     a placement records) and ``edge_start[i]``, ``edge_end[i]`` (its edges:
-    DEP/COORD distances are measured to them, unclipped, SPEC §3).
+    DEP/COORD distances are measured to them, unclipped, docs/concepts.md).
     ``start``/``end`` are clipped to the job's release and deadline.
 
     Parameters
     ----------
     instance, job
-        The problem; suitability is :meth:`Job.suits` (SPEC §2).
+        The problem; suitability is :meth:`Job.suits` (docs/concepts.md).
     slots
         The slot list (default: the instance's), sorted by (start, node order).
     max_price
-        ALP's per-quantum price cap C (seed 000 §3, condition 2°c); None: no cap.
+        ALP's per-quantum price cap C (Toporkov et al. 2011 §3, condition 2°c); None: no cap.
     """
 
     def __init__(
@@ -130,7 +131,8 @@ class Feed:
         return self
 
     def cost(self, i: int, d: int) -> int:
-        """Return the integer cost of a task of ``d`` quanta in slot ``i`` (SPEC §1 ``cost``)."""
+        """Return the integer cost of a task of ``d`` quanta in slot ``i`` (docs/concepts.md
+        ``cost``)."""
         key = (self.price[i], d)
         c = self._costs.get(key)
         if c is None:

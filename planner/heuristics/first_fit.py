@@ -1,15 +1,16 @@
-"""AMP / FirstFit and ALP: the first window that fits (seed 000 §3, seed 004 §4.2).
+"""AMP / FirstFit and ALP: the first window that fits (Toporkov et al. 2011 §3, Toporkov &
+Yemelyanov 2018 §4.2).
 
-AMP (seed 000 steps 1°–4°): read slots in start order; as soon as at least n
+AMP (Toporkov et al. 2011 steps 1°–4°): read slots in start order; as soon as at least n
 slots are alive, take the n cheapest; if they fit the budget S that is the
 window, else read on. The first such step has the earliest feasible start
 of the AEP space. ALP is the same pass over only the slots priced at most C
 (condition 2°c) with no budget test: it stops as soon as n such slots are
-alive and the window is those n slots, whatever their total (seed 000 §3;
+alive and the window is those n slots, whatever their total (Toporkov et al. 2011 §3;
 the window budget S is AMP's constraint, not ALP's).
 
-Square geometry (FirstFit of seed 004): one pass per performance level of
-SPEC §5 (fastest first, see :func:`planner.heuristics.sweep.performance_levels`);
+Square geometry (FirstFit of Toporkov & Yemelyanov 2018): one pass per performance level of
+docs/algorithms.md (fastest first, see :func:`planner.heuristics.sweep.performance_levels`);
 each level's pass stops at its first fitting step, or once it reaches the
 best start found at a faster level; the earliest start over the levels wins
 (the faster level on a tie).

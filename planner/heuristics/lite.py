@@ -1,4 +1,5 @@
-"""Lite selectors valued in one vector operation per pass (seed 004 §4.2 MaxQ Lite, §4.3).
+"""Lite selectors valued in one vector operation per pass (Toporkov & Yemelyanov 2018 §4.2 MaxQ
+Lite, §4.3).
 
 A Lite algorithm takes the n cheapest alive slots at every step and values
 them by its criterion; the selection needs the pass, the valuation does not.

@@ -1,7 +1,8 @@
-"""CSA / MultipleBest: the best disjoint AMP alternative (seed 002 §3.1 item 6, seed 004 §4.2).
+"""CSA / MultipleBest: the best disjoint AMP alternative (Toporkov et al. 2012 §3.1 item 6,
+Toporkov & Yemelyanov 2018 §4.2).
 
 Run AMP (FirstFit in the square geometry) on the job's slots, subtract the
-window found (SPEC §7), and repeat until no window is found; return the
+window found (docs/concepts.md), and repeat until no window is found; return the
 alternative with the best value of the criterion (the job's own for
 ``csa``). Every alternative is rebuilt on the original slot list before it
 is valued and returned, so its recorded slots, and hence its DEP/COORD

@@ -1,4 +1,4 @@
-"""A slot list that windows are subtracted from (SPEC §7, seed 000 Fig. 6).
+"""A slot list that windows are subtracted from (docs/concepts.md, Toporkov et al. 2011 Fig. 6).
 
 Same result as :func:`instances.subtract`, kept sorted by (start, node
 order) with binary search instead of a linear scan and a re-sort per

@@ -1,22 +1,22 @@
-"""The forward pass of SPEC §5 over the start-sorted slots, shared by every algorithm.
+"""The forward pass of docs/algorithms.md over the start-sorted slots, shared by every algorithm.
 
 Reading slot j sets the window start T to its start; the *alive* set holds
 the slots read so far whose remaining length still fits their task,
-``e − T ≥ d`` (seed 000 step 4°). A slot's latest start ``e − d`` is its
+``e − T ≥ d`` (Toporkov et al. 2011 step 4°). A slot's latest start ``e − d`` is its
 expiry key in a min-heap, so expiry pops exactly the slots that die at a
 step and never rescans the alive set. The alive slots are also kept sorted
 by (cost, read index) in a list of integer keys ``cost · K + i``, which
 gives the n cheapest (AMP, minCost, Lite selectors) in O(n).
 
-Geometry (SPEC §3, seed 004 §3.2): a rough pass gives slot i the task
+Geometry (docs/concepts.md, Toporkov & Yemelyanov 2018 §3.2): a rough pass gives slot i the task
 duration ``duration(V, p_i)``. A square pass at the *performance level* p_k
-(SPEC §5) gives every task the duration ``D = duration(V, p_k)``, admits
+(docs/algorithms.md) gives every task the duration ``D = duration(V, p_k)``, admits
 only the slots of nodes with p ≥ p_k, and evaluates a step only when an
-alive slot has performance exactly p_k (the skip rule, seed 004 step
+alive slot has performance exactly p_k (the skip rule, Toporkov & Yemelyanov 2018 step
 3c(5)i): otherwise every window of the step was met at a faster level.
 :func:`performance_levels` lists these levels, fastest first; the seeds'
 heuristics (FirstFit, the Lite forms, the swap and random selectors) run
-them as SPEC §5 says.
+them as docs/algorithms.md says.
 
 Two performance levels can share a duration (``ceil(V/p)`` equal, e.g.
 p = 2 and 2.5 for V = 5). Such levels give every admitted slot the same task
@@ -28,7 +28,7 @@ over a superset of the same windows is the same. A heuristic's window can
 differ (its n cheapest are taken from a larger set), so the heuristics keep
 the performance levels.
 
-SPEC §4 defines the AEP space as the windows whose start is the start of
+docs/concepts.md defines the AEP space as the windows whose start is the start of
 some suitable slot. A square level therefore reads *every* suitable slot as
 a step (moving T and expiring), but only slots of its performance group
 enter the alive set; the seed's loop over the group's own slots would never
@@ -180,9 +180,10 @@ def levels(feed: Feed) -> list[int]:
 
 
 def performance_levels(feed: Feed) -> list[tuple[float, int]]:
-    """Return the SPEC §5 square levels ``(p_k, duration(V, p_k))``, fastest first.
+    """Return the docs/algorithms.md square levels ``(p_k, duration(V, p_k))``, fastest first.
 
-    p_k runs over the distinct performances (seed 004 step 3) of the nodes holding the job's
+    p_k runs over the distinct performances (Toporkov & Yemelyanov 2018 step 3) of the nodes
+    holding the job's
     suitable slots.
     """
     feed.read_all()

@@ -1,4 +1,4 @@
-"""Criterion values of a candidate window inside the pass (SPEC §3, §4).
+"""Criterion values of a candidate window inside the pass (docs/concepts.md, §4).
 
 Values are *normalised*: smaller is better (maximised metrics are negated),
 and the additive DEP/COORD distances are summed rather than averaged (n is
@@ -46,7 +46,7 @@ class Run:
 
 
 def task_durations(feed: Feed, chosen: Sequence[int], square: bool) -> list[int]:
-    """Return the true task durations of the chosen slots (SPEC §3)."""
+    """Return the true task durations of the chosen slots (docs/concepts.md)."""
     r = [feed.rough[i] for i in chosen]
     return [max(r)] * len(r) if square else r
 

@@ -53,7 +53,7 @@ class StudySpec:
     threads
         Solver threads per exact solve.
     geometries
-        Evaluate each instance under these SPEC §3 geometries; empty means the
+        Evaluate each instance under these docs/concepts.md geometries; empty means the
         instance's own.
     """
 

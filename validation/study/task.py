@@ -18,7 +18,7 @@ from validation.study.spec import StudySpec, instance_seed, search_seed
 from validation.study.toolkit import SolveInterrupted, Toolkit
 
 FREE_START: tuple[str, ...] = ("dep", "coord")
-"""Criteria whose exact optimum is taken over any integer start (SPEC §4): for these the
+"""Criteria whose exact optimum is taken over any integer start (docs/concepts.md): for these the
 AEP start space may miss the optimum, and alternatives found on subtracted slot lists (CSA)
 start outside it."""
 

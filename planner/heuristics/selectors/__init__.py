@@ -1,4 +1,4 @@
-"""Subset selectors: pick n of the alive slots at one step of the pass (SPEC §5, §6, §9).
+"""Subset selectors: pick n of the alive slots at one step of the pass (docs/algorithms.md, §6, §9).
 
 A selector is ``select(run, sweep) -> list[int] | None``: the read indices
 of the chosen slots, or None when the step holds no window within the budget

@@ -1,9 +1,10 @@
-"""The n cheapest alive slots (seed 000 AMP step 2°; seed 002 minCost; seed 004 Lite).
+"""The n cheapest alive slots (Toporkov et al. 2011 AMP step 2°; Toporkov et al. 2012 minCost;
+Toporkov & Yemelyanov 2018 Lite).
 
 The alive set is kept in (cost, read index) order, so the n cheapest are its
 first n keys; ties in cost go to the slot read first (earlier start, then
 node order). The subset is returned only if its cost is within the budget S;
-otherwise no n-subset of the step is (SPEC §6).
+otherwise no n-subset of the step is (docs/algorithms.md).
 """
 
 from __future__ import annotations

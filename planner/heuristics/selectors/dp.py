@@ -1,6 +1,7 @@
-"""The knapsack selector of the AEP pass: MaxQ, DEP, COORD, exact minProcTime (seed 004 §3.3).
+"""The knapsack selector of the AEP pass: MaxQ, DEP, COORD, exact minProcTime (Toporkov &
+Yemelyanov 2018 §3.3).
 
-Builds the SPEC §6 item values of the alive slots at the current step and
+Builds the docs/algorithms.md item values of the alive slots at the current step and
 solves the subset problem with :func:`planner.heuristics.selectors.knapsack.knapsack`.
 """
 
@@ -24,7 +25,7 @@ def _alive_arrays(sw: Sweep) -> tuple[np.ndarray, np.ndarray]:
 
 
 def dp_selector(run: Run, sw: Sweep) -> list[int] | None:
-    """Return the alive slots solving SPEC §6 for the run's additive criterion, or None.
+    """Return the alive slots solving docs/algorithms.md for the run's additive criterion, or None.
 
     z per slot at the current start T and task duration d (the level's in
     the square geometry): cost; d (proc_time); −q (max_q); −min(T − s, e − T − d)

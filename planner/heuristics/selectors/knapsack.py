@@ -1,11 +1,12 @@
-"""The cardinality-constrained 0-1 knapsack of SPEC §6 (seed 004 §3.3, recurrence (2)).
+"""The cardinality-constrained 0-1 knapsack of docs/algorithms.md (Toporkov & Yemelyanov 2018 §3.3,
+recurrence (2)).
 
 Choose exactly n items minimising Σ z subject to Σ c ≤ S (integer costs):
 
     f_i(b, k) = min( f_{i-1}(b, k),  f_{i-1}(b − c_i, k − 1) + z_i ),
     f_0(b, 0) = 0,  f_0(b, k > 0) = +∞,
 
-(seed 004 maximises; values are negated here), optimum f_m(S, n), chosen
+(Toporkov & Yemelyanov 2018 maximises; values are negated here), optimum f_m(S, n), chosen
 items by backtracking. Each item updates all (k, b) in one numpy operation.
 The result is exact; before the recurrence three exact reductions run: the
 n best items by z are returned at once if they fit; an item that cannot fit

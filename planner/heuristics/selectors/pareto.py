@@ -1,4 +1,4 @@
-"""The n-of-m subset problem of SPEC §6 over Pareto states, for large budgets.
+"""The n-of-m subset problem of docs/algorithms.md over Pareto states, for large budgets.
 
 The dense recurrence of :mod:`knapsack` costs O(m · n · S); with budgets in
 the hundreds of thousands (money in cents, ``toporkov2011``) that is too

@@ -1,4 +1,5 @@
-"""The random feasible subset of the paper's simplified minProcTime (seed 002 §3.1 item 5).
+"""The random feasible subset of the paper's simplified minProcTime (Toporkov et al. 2012 §3.1 item
+5).
 
 The paper selects "a random window" at each step of the pass and keeps the
 one with the least processor time; it does not say how the budget is met.

@@ -1,4 +1,5 @@
-"""The runtime swap heuristic of seed 003 Algorithm 2 (seed 002 §2.2, "minRuntime").
+"""The runtime swap heuristic of Toporkov et al. 2015 Algorithm 2 (Toporkov et al. 2012 §2.2,
+"minRuntime").
 
 Start from the n cheapest alive slots (``resultWindowList``); take the
 others in ascending cost (``spareWindowList``). For each spare slot, in
@@ -10,7 +11,7 @@ Settled ambiguities:
 
 - "length" of a slot is its task duration in the pass (rough: ``ceil(V/p)``;
   square: the level's duration, so no swap ever happens there);
-- the budget test is SPEC §2's ``cost ≤ S`` (the pseudo-code writes ``<``)
+- the budget test is docs/concepts.md's ``cost ≤ S`` (the pseudo-code writes ``<``)
   and the step is skipped if even the n cheapest exceed S (the pseudo-code
   does not check the initial result);
 - among equally long result slots the most expensive one is swapped out;

@@ -1,4 +1,5 @@
-"""Exact minRuntime/minFinish selector (SPEC §9): the smallest feasible duration threshold.
+"""Exact minRuntime/minFinish selector (docs/exact-models.md): the smallest feasible duration
+threshold.
 
 At a step with start T, a window of runtime at most θ exists iff the n
 cheapest alive slots whose task lasts at most θ fit the budget; that test is

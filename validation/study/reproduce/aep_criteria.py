@@ -17,7 +17,7 @@ Open settings, read from the paper's own numbers (``docs/reproductions.md``):
   30–150 and satisfies both;
 - the price per quantum: "proportionally to their performance" with a
   normal deviation. With price p·c and V = 300 every task costs about 300·c,
-  and S = 1500 is exactly seed 000's S = C·t·N for t = 150, N = 5 and C = 2,
+  and S = 1500 is exactly Toporkov et al. 2011's S = C·t·N for t = 150, N = 5 and C = 2,
   the price of the slowest node at c = 1. So c = 1; the deviation's σ
   (0.15) is unstated, and the sensitivity table varies it.
 """
