@@ -13,12 +13,12 @@ at its job's previous start (see ``Algorithm.resumable``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from instances import Instance, Job
 from planner.heuristics.slotlist import SlotList
-from planner.registry import resolve
+from planner.registry import Algorithm, resolve
 from planner.window import Window
 
 
@@ -84,13 +84,37 @@ def find_alternatives(
             instance.job(ident)
     batch = [j for j in instance.jobs if wanted is None or j.id in wanted]
     free = SlotList(instance.slots, instance.node_index)
+    found = search_rounds(
+        instance, batch, dict.fromkeys((j.id for j in batch), algo), free,
+        seed=seed, max_per_job=max_per_job,
+    )  # fmt: skip
+    return Alternatives(tuple(found), tuple(j.id for j in batch), algo.name)
+
+
+def search_rounds(
+    instance: Instance,
+    jobs: Sequence[Job],
+    algorithms: Mapping[str, Algorithm],
+    free: SlotList,
+    *,
+    seed: int = 0,
+    max_per_job: int | None = None,
+) -> list[Window]:
+    """Run the rounds of the alternatives search on ``free`` (subtracting); return the windows.
+
+    Each job searches with ``algorithms[job.id]`` (one algorithm for the whole
+    batch in :func:`find_alternatives`; each job's own criterion in the VO
+    flows of docs/vo-flows.md). A first-fit search resumes at its job's
+    previous start.
+    """
     found: list[Window] = []
-    count = dict.fromkeys((j.id for j in batch), 0)
-    active = [j for j in batch if max_per_job is None or max_per_job > 0]
+    count = dict.fromkeys((j.id for j in jobs), 0)
+    active = [j for j in jobs if max_per_job is None or max_per_job > 0]
     resume: dict[str, int] = {}
     while active:
         still: list[Job] = []
         for job in active:
+            algo = algorithms[job.id]
             if algo.resumable and job.id in resume:
                 slots = list(free.slots_from(resume[job.id]))
             else:
@@ -106,4 +130,4 @@ def find_alternatives(
             if max_per_job is None or count[job.id] < max_per_job:
                 still.append(job)
         active = still
-    return Alternatives(tuple(found), tuple(j.id for j in batch), algo.name)
+    return found

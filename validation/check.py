@@ -193,7 +193,8 @@ def _price_cap(job: Job) -> float | None:
     return None
 
 
-def _remove(slots: list[Slot], node: str, start: int, end: int) -> None:
+def take_slot(slots: list[Slot], node: str, start: int, end: int) -> bool:
+    """Subtract ``[start, end)`` on ``node`` from the slot holding it; False when none does."""
     for k, s in enumerate(slots):
         if s.node == node and s.start <= start and end <= s.end:
             rest = []
@@ -202,7 +203,8 @@ def _remove(slots: list[Slot], node: str, start: int, end: int) -> None:
             if s.end > end:
                 rest.append(Slot(node, end, s.end, s.price))
             slots[k : k + 1] = rest
-            return
+            return True
+    return False
 
 
 def check_alternatives(
@@ -234,7 +236,7 @@ def check_alternatives(
         for p in w.placements:
             busy[p.node].append((p.start, p.end, k))
             if sequential:
-                _remove(slots, p.node, p.start, p.end)
+                take_slot(slots, p.node, p.start, p.end)
     for node, spans in busy.items():
         spans.sort()
         reach, owner = spans[0][1], spans[0][2]

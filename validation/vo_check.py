@@ -15,21 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from instances import Instance, Slot
-from validation.check import check_alternatives
-
-
-def _take(slots: list[Slot], node: str, start: int, end: int) -> bool:
-    for k, s in enumerate(slots):
-        if s.node == node and s.start <= start and end <= s.end:
-            rest = []
-            if start > s.start:
-                rest.append(Slot(node, s.start, start, s.price))
-            if s.end > end:
-                rest.append(Slot(node, end, s.end, s.price))
-            slots[k : k + 1] = rest
-            return True
-    return False
+from instances import Instance
+from validation.check import check_alternatives, take_slot
 
 
 def _key(w: Any) -> tuple[Any, ...]:
@@ -76,7 +63,7 @@ def check_cycle(instance: Instance, phases: Sequence[Any]) -> list[str]:
                 out.append(f"reservation: job '{w.job}' is reserved twice")
             reserved.add(w.job)
             for p in w.placements:
-                if not _take(free, p.node, p.start, p.end):
+                if not take_slot(free, p.node, p.start, p.end):
                     out.append(f"reservation: '{w.job}' on '{p.node}' [{p.start}, {p.end}) "
                                "is not inside a free slot")  # fmt: skip
     return out

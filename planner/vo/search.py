@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from instances import Instance, Job
+from planner.alternatives import search_rounds
 from planner.heuristics.slotlist import SlotList
 from planner.registry import ALGORITHMS, resolve
 from planner.window import Window
@@ -62,24 +63,4 @@ def search_alternatives(
     """
     work = SlotList(free.slots(), instance.node_index)
     algos = {job.id: resolve(algorithm_for(job, search)) for job in jobs}
-    found: list[Window] = []
-    resume: dict[str, int] = {}
-    active = list(jobs)
-    while active:
-        still: list[Job] = []
-        for job in active:
-            algo = algos[job.id]
-            if algo.resumable and job.id in resume:
-                slots = list(work.slots_from(resume[job.id]))
-            else:
-                slots = work.slots()
-            window = algo.solve(instance, job, slots=slots, seed=seed)
-            if window is None:
-                continue
-            found.append(window)
-            resume[job.id] = window.start
-            for p in window.placements:
-                work.subtract(p.node, p.start, p.end)
-            still.append(job)
-        active = still
-    return found
+    return search_rounds(instance, jobs, algos, work, seed=seed)
