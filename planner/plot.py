@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from instances import Instance
 from planner.window import Window
@@ -22,6 +23,24 @@ PALETTE: tuple[str, ...] = (
 """Job colours, assigned in order of first appearance (tab10 without grey first)."""
 
 FORMATS: tuple[str, ...] = (".png", ".svg")
+
+
+def plot_suffix(path: str | os.PathLike[str]) -> str:
+    """Return the lower-case suffix of ``path``; ValueError unless it is .png or .svg."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix not in FORMATS:
+        raise ValueError(f"plot file must end in .png or .svg, not '{suffix or os.fspath(path)}'")
+    return suffix
+
+
+def figure_class() -> Any:
+    """Return matplotlib's ``Figure``; RuntimeError naming the extra when it is missing."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise RuntimeError("planner: plotting needs matplotlib (pip install 'planner[plot]')") \
+            from None  # fmt: skip
+    return Figure
 _AXES_PX = 720  # approximate plot-area width: labels that would not fit are left out
 _CHAR_PX = 4.5
 
@@ -93,16 +112,9 @@ def plot_windows(
     ValueError
         The suffix is not ``.png`` or ``.svg``.
     """
-    suffix = os.path.splitext(os.fspath(path))[1].lower()
-    if suffix not in FORMATS:
-        raise ValueError(f"plot file must end in .png or .svg, not '{suffix or os.fspath(path)}'")
-    try:
-        from matplotlib.figure import Figure
-        from matplotlib.patches import Patch
-    except ImportError:
-        raise RuntimeError(
-            "planner: plotting needs matplotlib (pip install 'planner[plot]')"
-        ) from None
+    suffix = plot_suffix(path)
+    Figure = figure_class()
+    from matplotlib.patches import Patch
     if windows is None:
         windows = []
     elif isinstance(windows, Window):

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
     choice("policy", args.policy, POLICIES)
     if args.plot:
-        from planner.cluster.plots import plot_suffix
+        from planner.plot import plot_suffix
 
         try:
             plot_suffix(args.plot)
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             _write("the figure", args.plot, lambda p: plot_replay(replay, p))
-        except ImportError:
+        except RuntimeError:
             raise UsageError("planner simulate: --plot needs matplotlib "
                              "(pip install 'planner[plot]')") from None  # fmt: skip
     summary = replay.summary()

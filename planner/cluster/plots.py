@@ -17,18 +17,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from planner.cluster.records import Replay
+from planner.plot import figure_class, plot_suffix
 
-FORMATS = (".png", ".svg")
 GANTT_JOBS = 80
 """Default Gantt window: from the first start to the end of the first 80 jobs started."""
-
-
-def plot_suffix(path: str | os.PathLike[str]) -> str:
-    """Return the lower-case suffix of ``path`` (ValueError unless .png or .svg)."""
-    suffix = os.path.splitext(os.fspath(path))[1].lower()
-    if suffix not in FORMATS:
-        raise ValueError(f"plot file must end in .png or .svg, not '{suffix or os.fspath(path)}'")
-    return suffix
 
 
 def timeline(replay: Replay) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -96,12 +88,7 @@ def _ecdf(ax: object, values: Sequence[float], label: str) -> None:
 
 
 def _figure(rows: int, cols: int) -> object:
-    try:
-        from matplotlib.figure import Figure
-    except ImportError as err:
-        raise ImportError("planner: plotting needs matplotlib (pip install 'planner[plot]')") \
-            from err  # fmt: skip
-    return Figure(figsize=(6 * cols, 3.6 * rows), layout="constrained")
+    return figure_class()(figsize=(6 * cols, 3.6 * rows), layout="constrained")
 
 
 def plot_replay(replay: Replay, path: str | os.PathLike[str],

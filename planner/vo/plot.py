@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from planner.plot import figure_class, plot_suffix
 from planner.vo.flow import Flow
 
 PANELS: tuple[tuple[str, str], ...] = (
@@ -24,16 +25,8 @@ PANELS: tuple[tuple[str, str], ...] = (
 
 def plot_cycles(flow: Flow, path: str | os.PathLike[str]) -> None:
     """Draw the per-cycle metrics of ``flow`` (one panel each) to a PNG or SVG file."""
-    suffix = os.path.splitext(os.fspath(path))[1].lower()
-    if suffix not in (".png", ".svg"):
-        raise ValueError(f"plot file must end in .png or .svg, not '{suffix or os.fspath(path)}'")
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise RuntimeError(
-            "planner: plotting needs matplotlib (pip install 'planner[plot]')"
-        ) from None
-    fig = Figure(figsize=(10, 8), dpi=100)
+    suffix = plot_suffix(path)
+    fig = figure_class()(figsize=(10, 8), dpi=100)
     axes = fig.subplots(4, 2, sharex=True)
     cycles = [c.cycle for c in flow.cycles]
     for ax, (field, label) in zip(axes.flat, PANELS, strict=True):
