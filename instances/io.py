@@ -279,7 +279,14 @@ def dumps_instance(inst: Instance) -> str:
     Equal instances give the same text: attribute and requirement names are
     written sorted (their order does not make instances differ).
     """
-    doc = instance_to_dict(inst)
+    return dumps_document(instance_to_dict(inst))
+
+
+def dumps_document(doc: dict[str, Any]) -> str:
+    """Return a file document as deterministic JSON text: one array element per line.
+
+    Shared by the instance and workload writers, so both formats look alike.
+    """
     lines = ["{"]
     keys = list(doc)
     for k, key in enumerate(keys):

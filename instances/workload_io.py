@@ -12,13 +12,12 @@ the rule, e.g. ``w.json: jobs[3].cpus: must be an integer >= 1``.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Sequence
 from typing import Any
 
 from instances.errors import DataError, InstanceFileError
-from instances.io import _build_list, _check_keys, load_json, read_text
+from instances.io import _build_list, _check_keys, dumps_document, load_json, read_text
 from instances.workload import ClusterJob, Machine, Workload
 
 FORMAT = "planner.workload/1"
@@ -159,21 +158,7 @@ def dumps_workload(workload: Workload) -> str:
 
     Equal workloads give the same bytes.
     """
-    doc = workload_to_dict(workload)
-    lines = ["{"]
-    for k, key in enumerate(doc):
-        comma = "," if k < len(doc) - 1 else ""
-        value = doc[key]
-        if isinstance(value, list) and value:
-            lines.append(f"  {json.dumps(key)}: [")
-            for i, item in enumerate(value):
-                sep = "," if i < len(value) - 1 else ""
-                lines.append(f"    {json.dumps(item, ensure_ascii=False, sort_keys=True)}{sep}")
-            lines.append(f"  ]{comma}")
-        else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    return dumps_document(workload_to_dict(workload))
 
 
 def write_workload(workload: Workload, path: str | os.PathLike[str]) -> None:
