@@ -36,6 +36,9 @@ def register(ss: Any, parser_number: Any) -> None:
     c.add_argument("--out", default=DEFAULT_OUT, help=f"report directory (default {DEFAULT_OUT})")
     c.add_argument("--workers", type=parser_number("--workers", int, 1),
                    help="worker processes (default: the cores)")  # fmt: skip
+    c.add_argument("--executor", default="local", choices=("local", "dask"),
+                   help="where replays run: local processes (default) or Dask")  # fmt: skip
+    c.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     c.add_argument("--quiet", action="store_true", help="no progress line")
     c.set_defaults(run=run_cluster)
 
@@ -74,6 +77,15 @@ def run_cluster(args: argparse.Namespace) -> int:
     from validation.study.cluster.report import text_table
 
     params = _params(args.param, args.workload)
+    if args.scheduler is not None:
+        from validation.study.executors import check_scheduler
+
+        if args.executor != "dask":
+            raise UsageError("planner study cluster: --scheduler needs --executor dask")
+        try:
+            check_scheduler(args.scheduler)
+        except StudyError as err:
+            raise UsageError(f"planner study cluster: {str(err).splitlines()[0]}") from None
     try:
         spec = ClusterStudySpec(workloads=tuple(args.workload), policies=tuple(args.policies),
                                 seeds=tuple(args.seeds), estimates=tuple(args.estimates),
@@ -83,7 +95,8 @@ def run_cluster(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
         db = args.db or str(out / "cluster.sqlite")
         with ClusterStore(db) as store:
-            executor = make_executor("local", workers=args.workers)
+            executor = make_executor(args.executor, workers=args.workers,
+                                     scheduler=args.scheduler)  # fmt: skip
             try:
                 outcome = run_cluster_study(spec, store, executor=executor,
                                             progress=False if args.quiet else None)  # fmt: skip

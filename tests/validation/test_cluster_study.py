@@ -116,3 +116,24 @@ def test_cli_study_cluster(files: tuple[str, str], tmp_path: Path,
     assert "6 replays (0 computed now)" in capsys.readouterr().out
     assert main(["study", "cluster", "--workload", "nope.swf", "--quiet"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_cli_study_cluster_on_dask_matches_local(
+    files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same study on a Dask local cluster stores the same rows as in-process."""
+    rows = {}
+    for kind in ("local", "dask"):
+        out = tmp_path / kind
+        argv = ["study", "cluster", "--workload", *files, "--out", str(out),
+                "--executor", kind, "--workers", "1", "--quiet"]  # fmt: skip
+        assert main(argv) == 0
+        with ClusterStore(str(out / "cluster.sqlite")) as store:
+            (study,) = store.studies()
+            rows[kind] = [{k: v for k, v in r.items() if k not in TIMING}
+                          for r in store.rows(study["id"])]  # fmt: skip
+    capsys.readouterr()
+    assert rows["local"] == rows["dask"] and len(rows["local"]) == 6
+    argv = ["study", "cluster", "--workload", files[0], "--scheduler", "x:1", "--quiet"]
+    assert main(argv) == 2
+    assert "--scheduler needs --executor dask" in capsys.readouterr().err
