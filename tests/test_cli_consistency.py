@@ -58,6 +58,11 @@ def test_list_reads_the_registry(monkeypatch, capsys: pytest.CaptureFixture[str]
         (["exact", EXAMPLE, "--criterion", "max_qq"], "max_q"),  # criterion typo
         (["exact", EXAMPLE, "--solver", "cpsta"], "cpsat"),  # solver typo
         (["generate", "toporkov2021", "--seed", "1"], "toporkov2018"),  # family typo
+        (["study", "gap", "--family", "tny"], "tiny"),  # study family typo
+        (["study", "gap", "--algorithms", "mincost"], "min_cost"),  # study algorithm typo
+        (["study", "reproduce", "time"], "timing"),  # experiment typo
+        (["simulate", EXAMPLE, "--policy", "eassy"], "easy"),  # cluster policy typo
+        (["flow", "css2015", "--policy", "slcer"], "slicer"),  # VO policy typo
         (["generate", "tiny", "--seed", "1", "--node", "3"], "nodes"),  # parameter typo
         (["combine", EXAMPLE, "--problem", "8", "--solver", "cpstat"], "cpsat"),  # combination
         (["list", "algoritms"], "algorithms"),  # list section typo

@@ -50,11 +50,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the inputs, check, print the violations; return 0 clean, 1 violations."""
     from instances import read_workload
+    from instances.errors import did_you_mean
     from validation.cluster_check import POLICIES, check_schedule_files
 
     if args.policy is not None and args.policy not in POLICIES:
         choices = ", ".join(POLICIES)
-        raise UsageError(f"planner check-schedule: unknown policy '{args.policy}' ({choices})")
+        hint = did_you_mean(args.policy, POLICIES)
+        raise UsageError(f"planner check-schedule: unknown policy '{args.policy}'{hint} "
+                         f"({choices})")  # fmt: skip
     if args.limit < 0:
         raise UsageError("planner check-schedule: --limit must be >= 0")
     workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)

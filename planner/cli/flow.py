@@ -83,10 +83,12 @@ def _params(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _policy(args: argparse.Namespace) -> Any:
+    from instances.errors import did_you_mean
     from planner.vo import POLICIES, make_policy
 
     if args.policy not in POLICIES:
-        raise UsageError(f"planner flow: unknown policy '{args.policy}' "
+        raise UsageError(f"planner flow: unknown policy '{args.policy}'"
+                         f"{did_you_mean(args.policy, POLICIES)} "
                          f"(choose from: {', '.join(POLICIES)})")  # fmt: skip
     options: dict[str, Any] = {}
     if args.search is not None:

@@ -22,6 +22,7 @@ import json
 import sys
 from typing import Any
 
+from instances.errors import did_you_mean
 from planner.cli.common import UsageError, param_value, print_table
 from validation.study.spec import MAX_INSTANCES, MAX_THREADS
 
@@ -351,7 +352,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
                     [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()])  # fmt: skip
         return 0
     if args.name not in REPRODUCTIONS:
-        raise UsageError(f"planner study reproduce: unknown experiment '{args.name}' "
+        hint = did_you_mean(args.name, REPRODUCTIONS)
+        raise UsageError(f"planner study reproduce: unknown experiment '{args.name}'{hint} "
                          f"(choose from: {', '.join(REPRODUCTIONS)})")  # fmt: skip
     options = {k: getattr(args, k) for k in ("repeats", "nodes", "intervals")}
     options = {k: v for k, v in options.items() if v is not None}

@@ -6,6 +6,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+from instances.errors import did_you_mean
 from validation.study import toolkit as _toolkit
 from validation.study.executors import Executor, SerialExecutor
 from validation.study.progress import Progress
@@ -48,10 +49,12 @@ def resolve(spec: StudySpec, toolkit: Toolkit | None = None) -> Context:
     names = spec.algorithms or tuple(known)
     for name in names:
         if name not in known:
-            raise StudyError(f"unknown algorithm '{name}' (choose from: {', '.join(known)})")
+            raise StudyError(f"unknown algorithm '{name}'{did_you_mean(name, known)} "
+                             f"(choose from: {', '.join(known)})")  # fmt: skip
     solvers = toolkit.solvers()
     if spec.solver not in solvers:
-        raise StudyError(f"unknown solver '{spec.solver}' (choose from: {', '.join(solvers)})")
+        raise StudyError(f"unknown solver '{spec.solver}'{did_you_mean(spec.solver, solvers)} "
+                         f"(choose from: {', '.join(solvers)})")  # fmt: skip
     return Context(spec, toolkit, tuple((n, known[n]) for n in names))
 
 

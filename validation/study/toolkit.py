@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from instances.errors import did_you_mean
+
 
 def default_generate(family: str, seed: int, **params: Any) -> Any:
     """``instances.generate``."""
@@ -91,7 +93,8 @@ def default_check_params(family: str, params: dict[str, Any]) -> None:
     from instances import FAMILIES
 
     if family not in FAMILIES:
-        raise ValueError(f"unknown family '{family}' (choose from: {', '.join(FAMILIES)})")
+        raise ValueError(f"unknown family '{family}'{did_you_mean(family, FAMILIES)} "
+                         f"(choose from: {', '.join(FAMILIES)})")  # fmt: skip
     FAMILIES[family].check_params(params)
 
 

@@ -16,6 +16,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from instances.errors import did_you_mean
 from validation.study.spec import StudyError
 
 DEFAULT_POLICIES = ("fcfs", "easy", "conservative")
@@ -55,7 +56,8 @@ class ClusterStudySpec:
             raise StudyError("give at least one --workload")
         for p in self.policies:
             if p not in POLICIES:
-                raise StudyError(f"unknown policy '{p}' (choose from: {', '.join(POLICIES)})")
+                raise StudyError(f"unknown policy '{p}'{did_you_mean(p, POLICIES)} "
+                                 f"(choose from: {', '.join(POLICIES)})")  # fmt: skip
         for e in self.estimates:
             if e not in ESTIMATES:
                 raise StudyError(f"unknown estimates '{e}' (choose from: {', '.join(ESTIMATES)})")
