@@ -26,7 +26,7 @@ def test_css_criteria_tiny_run() -> None:
     for crit in ("min_start", "min_runtime", "min_finish", "min_cost"):
         for m in ("alternatives", "start", "runtime", "finish", "cost"):
             p, o = rows[(crit, m, "slicer k=1")]
-            assert p == paper[crit][m] and o is not None
+            assert p == paper[crit][m]["value"] and o is not None
     assert rows[("css", "cost", "css")][0] == 1248.4
     assert len(cmp.orderings) == 13 and all(ok is not None for _, ok in cmp.orderings)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, reference
+from validation.study.reproduce.common import Comparison, paper, reference
 from validation.study.reproduce.vo_common import Tally, close, reduction, run_cycles
 
 NAME = "css-criteria"
@@ -62,13 +62,12 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         close(executor)
     cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
-    paper = ref["paper"]
     for crit in CRITERIA:
         for m in METRICS:
-            cmp.add(crit, m, "slicer k=1", paper[crit][m], t.mean("slicer", crit, m))
+            cmp.add(crit, m, "slicer k=1", paper(ref, crit, m), t.mean("slicer", crit, m))
             cmp.add(crit, m, "css, same jobs", None, t.mean("css", crit, m))
     for m in METRICS:
-        cmp.add("css", m, "css", paper["css"][m], t.mean("css", "all", m))
+        cmp.add("css", m, "css", paper(ref, "css", m), t.mean("css", "all", m))
     for label in ("slicer", "css"):
         placed = t.mean(label, "all" if label == "css" else "min_start", "placed")
         if label == "slicer":
@@ -77,7 +76,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
             placed = sum(s * n for s, n in zip(shares, counts, strict=True)) / sum(counts)
         cmp.add("placed", "share of jobs", label, None, placed)
     for m, crit in OWN.items():
-        claim = ref["claims"][m]
+        claim = ref["paper"]["reduction_percent"][m]["value"] / 100
         ours = reduction(t.mean("slicer", crit, m), t.mean("css", "all", m))
         best = min(CRITERIA, key=lambda c: t.mean("slicer", c, m) or float("inf"))
         best_red = reduction(t.mean("slicer", best, m), t.mean("css", "all", m))

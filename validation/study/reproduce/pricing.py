@@ -16,7 +16,7 @@ import dataclasses
 from itertools import pairwise
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, reference
+from validation.study.reproduce.common import Comparison, paper, reference
 from validation.study.reproduce.vo_common import Tally, affordable, close, run_cycles
 
 NAME = "pricing"
@@ -63,10 +63,9 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         close(executor)
     cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
-    paper = ref["paper"]
     for price in map(str, PRICES):
         for q in ("L", "U", "P", "Y"):
-            cmp.add(f"c = {price}", q, "slicer k=5", paper[price][q], t.mean(price, q))
+            cmp.add(f"c = {price}", q, "slicer k=5", paper(ref, price, q), t.mean(price, q))
         for q in ("Y_affordable", "Y_jobs"):
             cmp.add(f"c = {price}", q, "slicer k=5", None, t.mean(price, q))
     keys = list(map(str, PRICES))

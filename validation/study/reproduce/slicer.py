@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, reference
+from validation.study.reproduce.common import Comparison, paper, reference
 from validation.study.reproduce.vo_common import (
     Tally,
     affordable,
@@ -88,11 +88,10 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         close(executor)
     cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
-    paper = ref["paper"]
     labels = [f"k={k}" for k in KS] + ["css"]
     for level in levels:
         for label in labels:
-            y_paper = paper["levels"][level]["Y"] if label == "k=1" else None
+            y_paper = paper(ref, "levels", level, "Y") if label == "k=1" else None
             cmp.add(level, "Y (cycles)", label, y_paper, t.mean(level, label, "Y"))
             for q in ("Y_affordable", "Y_jobs", "NA", "T_CPU", "cost", "T_batch"):
                 cmp.add(level, q, label, None, t.mean(level, label, q))
@@ -104,7 +103,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         cmp.add(group, "gap vs optimum", label, None, x.mean(label, "gap"), 0.0)
         cmp.add(group, "fewer placed", label, None, x.mean(label, "fewer"), 0.0)
     cmp.add(group, "unproven cycles", "exact", None, x.mean("exact", "unproven"))
-    _checks(cmp, t, levels, paper)
+    _checks(cmp, t, levels, ref)
     cmp.notes += ref["notes"]
     cmp.notes.append("T_CPU = mean proc_time per placed job; T_batch = Σ proc_time of a "
                      "cycle's reservations; Y_jobs = share of jobs left without a window; "
@@ -126,7 +125,11 @@ def _near(ours: float | None, paper: float) -> bool:
     return ours is not None and abs(ours - paper) <= max(0.5 * paper, 0.001)
 
 
-def _checks(cmp: Comparison, t: Tally, levels: tuple[str, ...], paper: dict[str, Any]) -> None:
+def _checks(cmp: Comparison, t: Tally, levels: tuple[str, ...], ref: dict[str, Any]) -> None:
+    y_paper = {lv: paper(ref, "levels", lv, "Y") for lv in levels}
+    best_k = ref["paper"]["best_k"]["medium"]["value"]
+    gain = ref["paper"]["gain_over_css_percent"]["value"] / 100
+
     def series(level: str, q: str) -> list[float | None]:
         return [t.mean(level, f"k={k}", q) for k in KS]
 
@@ -150,17 +153,17 @@ def _checks(cmp: Comparison, t: Tally, levels: tuple[str, ...], paper: dict[str,
     cmp.check("Y at k = 1 near the paper's levels (0.0002, 0.03, 0.3; ours "
               + ", ".join(f"{ys[lv]:.3g}" for lv in levels) + "; affordable jobs only "
               + ", ".join(f"{ya[lv]:.3g}" for lv in levels) + ")",
-              lambda: all(_near(ys[lv], paper["levels"][lv]["Y"]) for lv in levels))  # fmt: skip
+              lambda: all(_near(ys[lv], y_paper[lv]) for lv in levels))  # fmt: skip
     high, low, medium = best("high"), best("low"), best("medium")
     cmp.check(f"high load: least T_CPU with few sub-batches (ours: k = {high})",
               lambda: high <= 3)  # fmt: skip
     cmp.check(f"low load: least T_CPU with many sub-batches (ours: k = {low})",
               lambda: low >= 10)  # fmt: skip
-    cmp.check(f"medium load: least T_CPU at k = {paper['best_k']['medium']} (ours: k = {medium})",
-              lambda: medium == paper["best_k"]["medium"])  # fmt: skip
+    cmp.check(f"medium load: least T_CPU at k = {best_k} (ours: k = {medium})",
+              lambda: medium == best_k)  # fmt: skip
     gains = {lv: reduction(t.mean(lv, f"k={best(lv)}", "T_CPU"), t.mean(lv, "k=1", "T_CPU"))
              for lv in levels}  # fmt: skip
     top = max(g for g in gains.values() if g is not None)
-    cmp.check(f"the best k gains over k = 1 up to {paper['gain_over_css']:.0%} (ours: "
+    cmp.check(f"the best k gains over k = 1 up to {gain:.0%} (ours: "
               + ", ".join(f"{lv} {g:.1%}" for lv, g in gains.items() if g is not None)
-              + ")", lambda: 0 < top <= 2 * paper["gain_over_css"])  # fmt: skip
+              + ")", lambda: 0 < top <= 2 * gain)  # fmt: skip
