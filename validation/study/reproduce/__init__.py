@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from validation.study.reproduce import (
     aep_criteria,
     amp_vs_alp,
+    bsf,
     css_criteria,
     dep_coord,
+    estimates,
     maxq,
     pricing,
 )
@@ -47,6 +49,7 @@ REPRODUCTIONS: dict[str, Reproduction] = {
     r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord))
 }
 REPRODUCTIONS.update((r.name, r) for r in map(_entry, (css_criteria, vo_slicer, pricing)))
+REPRODUCTIONS.update((r.name, r) for r in map(_entry, (bsf, estimates)))
 
 
 def reproduce(
