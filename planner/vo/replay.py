@@ -49,7 +49,11 @@ def task_factors(instance: Instance, seed: int) -> dict[str, np.ndarray]:
 
 @dataclass(frozen=True)
 class Execution:
-    """One placed job: scheduled (reserved) and real start and execution time (Σ task times)."""
+    """One placed job: scheduled (reserved) and real start and execution time (Σ task times).
+
+    ``window`` is the window the job ran in (its reservation, or where
+    re-planning moved it); task ``i`` really ran ``factor_i`` × its duration.
+    """
 
     job: str
     scheduled_start: int
@@ -57,6 +61,7 @@ class Execution:
     scheduled_time: int
     real_time: float
     real_finish: float
+    window: Window
 
 
 class _Free:
@@ -164,7 +169,7 @@ def replay(
 def _row(scheduled: Window, real: Window, f: np.ndarray) -> Execution:
     times = _real(real, f)
     return Execution(scheduled.job, scheduled.start, real.start, scheduled.proc_time,
-                     sum(times), real.start + max(times))  # fmt: skip
+                     sum(times), real.start + max(times), real)  # fmt: skip
 
 
 def _compress(
