@@ -153,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _name(policy: Any) -> str:
+    if hasattr(policy, "share"):
+        return f"{policy.name}(share={policy.share:g}, k={policy.k}, {policy.variant})"
     return f"{policy.name}(k={policy.k})" if hasattr(policy, "k") else policy.name
 
 
