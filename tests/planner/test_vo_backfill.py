@@ -12,6 +12,7 @@ import itertools
 
 import pytest
 
+from instances import Busy, Instance, Job, Node
 from models.combination import VoPolicy
 from planner.cli import main
 from planner.heuristics.slotlist import SlotList
@@ -134,3 +135,26 @@ def test_cli_runs_backfilling_policies(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["flow", "css2015", "--policy", "easy", "--share", "0.5", *small]) == 2
     assert "--share" in capsys.readouterr().err
     assert dataclasses.is_dataclass(BSF())
+
+
+def _three_nodes():
+    """a free all along; b busy [0, 20); c busy [0, 100); h needs all three, p two, r one."""
+    nodes = tuple(Node(n, 1.0, price=1.0) for n in "abc")
+    jobs = (Job("h", 3, 10.0, budget=10**4), Job("p", 2, 60.0, budget=10**4),
+            Job("r", 1, 30.0, budget=10**4))  # fmt: skip
+    busy = (Busy("b", 0, 20), Busy("c", 0, 100))
+    return Instance(nodes=nodes, jobs=jobs, horizon=(0, 200), busy=busy)
+
+
+def test_hand_checked_conservative_and_easy() -> None:
+    """Conservative: h 100, p 20 (a, b), r 110 (p's reservation blocks a). EASY: r starts at 0
+    on a (only h is reserved), which pushes p to 30; the head h still starts at 100."""
+    inst = _three_nodes()
+    cons = Backfill().schedule(inst, inst.jobs, SlotList(inst.slots, inst.node_index), None)
+    easy = EasyBackfill().schedule(inst, inst.jobs, SlotList(inst.slots, inst.node_index), None)
+    assert {w.job: w.start for w in cons.reservations} == {"h": 100, "p": 20, "r": 110}
+    assert {w.job: w.start for w in easy.reservations} == {"h": 100, "p": 30, "r": 0}
+    assert check_backfill(inst, cons.phases, "conservative") == []
+    assert check_backfill(inst, easy.phases, "easy") == []
+    assert any(v.startswith("order:") for v in check_backfill(inst, easy.phases, "conservative"))
+    assert check_cycle(inst, easy.phases) == [] and check_cycle(inst, cons.phases) == []
