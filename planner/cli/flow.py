@@ -40,8 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         "new jobs plus the postponed ones, scheduled by the policy (docs/vo-flows.md).",
     )
     p.add_argument("family", help="instance family drawing each cycle (e.g. css2015)")
-    p.add_argument("--policy", default="slicer", help="css or slicer (default)")
+    p.add_argument("--policy", default="slicer",
+                   help="css, slicer (default), backfill (conservative), easy (EASY-like) "
+                   "or bsf (docs/slot-backfilling.md)")  # fmt: skip
     p.add_argument("--k", type=_int("--k", 1), default=1, help="sub-batches of the slicer (1)")
+    p.add_argument("--share", type=float, default=None,
+                   help="bsf: n_CSS/n, the batch share given to the slicer (0.5)")  # fmt: skip
+    p.add_argument("--variant", default=None,
+                   help="bsf: backfilling of the rest, conservative (default) or easy")  # fmt: skip
     p.add_argument("--search", default=None,
                    help="alternatives search: criterion (each job's own) or amp; "
                    "default: amp for css, criterion for slicer")  # fmt: skip
@@ -92,11 +98,18 @@ def _policy(args: argparse.Namespace) -> Any:
                          f"(choose from: {', '.join(POLICIES)})")  # fmt: skip
     options: dict[str, Any] = {}
     if args.search is not None:
+        if args.policy in ("backfill", "easy"):
+            raise UsageError("planner flow: --search does not apply to backfilling (always AMP)")
         options["search"] = args.search
-    if args.policy == "slicer":
+    if args.policy in ("slicer", "bsf"):
         options["k"] = args.k
     elif args.k != 1:
-        raise UsageError("planner flow: --k applies to the slicer policy only")
+        raise UsageError("planner flow: --k applies to the slicer and bsf policies only")
+    for name in ("share", "variant"):
+        if getattr(args, name) is not None:
+            if args.policy != "bsf":
+                raise UsageError(f"planner flow: --{name} applies to the bsf policy only")
+            options[name] = getattr(args, name)
     try:
         return make_policy(args.policy, **options)
     except (KeyError, ValueError) as err:
@@ -142,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _name(policy: Any) -> str:
+    if hasattr(policy, "share"):
+        return f"{policy.name}(share={policy.share:g}, k={policy.k}, {policy.variant})"
     return f"{policy.name}(k={policy.k})" if hasattr(policy, "k") else policy.name
 
 

@@ -18,17 +18,29 @@ from planner.vo.flow import (
     schedule_cycle,
 )
 from planner.vo.metrics import NodeUsage, node_usage
-from planner.vo.policies import CSS, POLICIES, BatchSlicer, Policy, make_policy
+from planner.vo.policies import (
+    BSF,
+    CSS,
+    POLICIES,
+    Backfill,
+    BatchSlicer,
+    EasyBackfill,
+    Policy,
+    make_policy,
+)
 from planner.vo.search import SEARCHES, algorithm_for, criterion_algorithm, search_alternatives
 
 __all__ = [
+    "BSF",
     "CSS",
     "POLICIES",
     "SEARCHES",
+    "Backfill",
     "BatchSlicer",
     "Combine",
     "CycleOutcome",
     "CycleRecord",
+    "EasyBackfill",
     "Flow",
     "JobRecord",
     "NodeUsage",

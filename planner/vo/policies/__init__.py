@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.vo.policies.backfill import Backfill
 from planner.vo.policies.base import Policy
+from planner.vo.policies.bsf import BSF
 from planner.vo.policies.css import CSS
+from planner.vo.policies.easy import EasyBackfill
 from planner.vo.policies.slicer import BatchSlicer
 
 POLICIES: dict[str, type[Any]] = {"css": CSS, "slicer": BatchSlicer}
+POLICIES.update(backfill=Backfill, easy=EasyBackfill, bsf=BSF)
 """Policy name → class; ``make_policy(name, **options)`` builds one."""
 
 
@@ -24,4 +28,13 @@ def make_policy(name: str, **options: Any) -> Policy:
     return POLICIES[name](**options)
 
 
-__all__ = ["CSS", "POLICIES", "BatchSlicer", "Policy", "make_policy"]
+__all__ = [
+    "BSF",
+    "CSS",
+    "POLICIES",
+    "Backfill",
+    "BatchSlicer",
+    "EasyBackfill",
+    "Policy",
+    "make_policy",
+]

@@ -14,8 +14,10 @@ from typing import Any
 from validation.study.reproduce import (
     aep_criteria,
     amp_vs_alp,
+    bsf,
     css_criteria,
     dep_coord,
+    estimates,
     maxq,
     pricing,
     timing,
@@ -50,6 +52,7 @@ REPRODUCTIONS: dict[str, Reproduction] = {
     r.name: r for r in map(_entry, (amp_vs_alp, aep_criteria, maxq, dep_coord, timing))
 }
 REPRODUCTIONS.update((r.name, r) for r in map(_entry, (css_criteria, vo_slicer, pricing)))
+REPRODUCTIONS.update((r.name, r) for r in map(_entry, (bsf, estimates)))
 
 
 def reproduce(
