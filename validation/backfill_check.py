@@ -20,7 +20,7 @@ from typing import Any
 
 from instances import Instance, Slot
 from validation.brute import brute_force
-from validation.vo_check import _take
+from validation.check import take_slot
 
 
 def _earliest(instance: Instance, job_id: str, free: list[Slot], t: int | None) -> int | None:
@@ -76,6 +76,6 @@ def check_backfill(instance: Instance, phases: Sequence[Any], variant: str) -> l
         done.add(job)
         if w is not None:
             for p in w.placements:
-                if not _take(free, p.node, p.start, p.end):
+                if not take_slot(free, p.node, p.start, p.end):
                     out.append(f"reservation: '{job}' on '{p.node}' is not inside a free slot")
     return out

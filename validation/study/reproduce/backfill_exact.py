@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from validation.study.reproduce.vo_common import Tally
-from validation.study.reproduce.vo_exact import SMALL, TIME_LIMIT
+from validation.study.reproduce.vo_exact import SMALL, exact_tally
 
 LABELS = ("backfill", "easy", "css", "slicer k=1", "slicer k=3", "bsf 0.5")
 
@@ -30,32 +30,7 @@ def policies() -> list[tuple[str, Any]]:
 
 def exact_gaps(lo: int, hi: int, *, seed: int) -> Tally:
     """Solve cycles ``lo..hi-1`` exactly and by every method; tally T_batch, placed and gaps."""
-    from instances import generate
-    from models import solve_joint
-    from models.combination import VoPolicy
-    from planner.vo import cycle_seed, schedule_cycle
-
-    tally = Tally()
-    combine = VoPolicy(7)
-    methods = policies()
-    for c in range(lo, hi):
-        inst = generate("css2015", cycle_seed(seed, c, 2), **SMALL)
-        opt = solve_joint(inst, "proc_time", time_limit=TIME_LIMIT, seed=0)
-        tally.add(("exact", "unproven"), float(opt.status != "optimal"))
-        if opt.status != "optimal":
-            continue
-        best, placed = float(opt.objective or 0), len(opt.windows)
-        tally.add(("exact", "T_batch"), best)
-        tally.add(("exact", "placed"), placed)
-        for label, policy in methods:
-            res = schedule_cycle(policy, combine, inst, seed=cycle_seed(seed, c, 1)).reservations
-            total = sum(w.proc_time for w in res)
-            tally.add((label, "T_batch"), total)
-            tally.add((label, "placed"), len(res))
-            tally.add((label, "fewer"), float(len(res) < placed))
-            if len(res) == placed and best > 0:
-                tally.add((label, "gap"), (total - best) / best)
-    return tally
+    return exact_tally(lo, hi, seed=seed, policies=policies())
 
 
 def add_rows(cmp: Any, x: Tally) -> None:
