@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +108,30 @@ def test_validate_bad_paths_and_bytes(
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{path}: {rule}") and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("delay", [0.08, 0.15, 0.3, 0.6])
+def test_early_ctrl_c_is_one_line_and_130(tmp_path: Path, delay: float) -> None:
+    """Ctrl-C while the command is still importing its modules: one line, exit 130.
+
+    ``import planner.cli`` is light (the package's names load on first use), so
+    from the first instant of ``main`` on, a Ctrl-C during the heavy imports
+    (numpy, OR-Tools) is caught there; before, a SIGINT in the first ~0.2 s
+    printed Python's traceback.
+    """
+    env = {**os.environ, "CI": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c",
+         "import signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
+         "import runpy; runpy.run_module('planner.cli', run_name='__main__')",
+         "study", "gap", "--instances", "1000", "--workers", "1", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    if proc.returncode == -signal.SIGINT:  # still in interpreter start-up: no Python code ran
+        return
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err.count("\n") == 1 and err.startswith("planner: interrupted"), err
