@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,8 @@ def test_reference_data_names_its_source(name: str) -> None:
         ("amp-vs-alp", 3, ["TM", "CM", "alternatives_per_job", "59.85", "34.28"]),
         ("aep-criteria", 1, ["min_runtime", "csa", "33.00", "1027"]),
         ("maxq", 1, ["max_q_lite", "multiple_best", "61.80"]),
-        ("dep-coord", 1, ["dep_lite", "coord_lite", "369.00", "52.00", "busy at the start"]),
+        ("dep-coord", 1, ["dep_lite", "coord_lite", "369.00", "52.00", "busy at the start",
+                        "load on [-300, 1200+300]"]),
     ],
 )
 def test_tiny_run_prints_paper_and_ours(name: str, runs: int, expect: list[str]) -> None:
@@ -133,3 +135,36 @@ def test_dep_coord_multiple_best_is_csa_on_the_job_slots() -> None:
         far.append(wf.far_distance)
     assert got["near"]["multiple_best"] == pytest.approx(statistics.fmean(near))
     assert got["far"]["multiple_best"] == pytest.approx(statistics.fmean(far))
+
+
+def test_dep_coord_wide_layout_keeps_load_and_window_inside_the_interval() -> None:
+    """``widened``: the horizon grows by L on both sides, each node keeps its load share (up to
+    the rounding of one node's total), the job's release and deadline are the interval, and
+    every algorithm's window is valid, lies in [0, 1200] and is measured to the slot's own
+    (possibly outside) edges."""
+    from instances import generate
+    from planner import search
+    from validation import check_window
+    from validation.study.reproduce import dep_coord
+    from validation.study.spec import instance_seed
+
+    ref = reference("dep-coord")
+    inst = generate(ref["family"], instance_seed(0, 0), **ref["params"])
+    wide = dep_coord.widened(inst, 300, instance_seed(0, 0))
+    assert wide.horizon == (-300, 1500)
+    job = wide.jobs[0]
+    assert (job.release, job.deadline) == (0, 1200)
+
+    def share(i: Any, n: str) -> float:
+        busy = sum(b.end - b.start for b in i.busy if b.node == n)
+        return busy / (i.horizon[1] - i.horizon[0])
+
+    for node in inst.nodes:
+        assert share(wide, node.id) == pytest.approx(share(inst, node.id), abs=1 / 1800)
+    outside = 0
+    for name in dep_coord.ALGORITHMS:
+        w = search(wide, job, name)
+        assert w is not None and check_window(wide, job, w) == []
+        assert all(p.start >= 0 and p.end <= 1200 for p in w.placements)
+        outside += sum(p.slot_start < 0 or p.slot_end > 1200 for p in w.placements)
+    assert outside > 0

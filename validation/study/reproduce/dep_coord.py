@@ -13,8 +13,10 @@ for the far.
 
 The sensitivity table measures the same algorithms under two readings the
 paper leaves open: where the local load sits (random gaps, or every node
-busy at the interval start with an advance reservation or running job) and
-whether the interval's edges count as neighbouring tasks.
+busy at the interval start with an advance reservation or running job, or
+local schedules running ``L`` quanta beyond both interval edges so that the
+interval is a window into them: ``wide-L``) and whether the interval's edges
+count as neighbouring tasks.
 """
 
 from __future__ import annotations
@@ -31,7 +33,33 @@ from validation.study.spec import instance_seed
 NAME = "dep-coord"
 ALGORITHMS = ("multiple_best", "first_fit", "dep", "dep_lite", "coord", "coord_lite")
 DEFAULT_RUNS = 20
-LAYOUTS = {"gaps": "local tasks at random gaps", "busy-start": "every node busy at the start"}
+LAYOUTS = {"gaps": "local tasks at random gaps", "busy-start": "every node busy at the start",
+           **{f"wide-{w}": f"load on [-{w}, 1200+{w}]" for w in (100, 200, 300, 600)}}  # fmt: skip
+
+
+def widened(inst: Any, margin: int, seed: int) -> Any:
+    """Return ``inst`` whose local schedules run ``margin`` beyond both interval edges.
+
+    Each node keeps its load share (busy time / interval length) and its
+    local tasks are redrawn by the same process over the longer span; the
+    job's release and deadline keep its window inside the interval, while
+    distances are measured to the slots' own edges, i.e. to local tasks
+    outside the interval.
+    """
+    import numpy as np
+
+    from instances.generators.environment import local_tasks
+
+    lo, hi = inst.horizon
+    span = (lo - margin, hi + margin)
+    load = {n.id: 0 for n in inst.nodes}
+    for b in inst.busy:
+        load[b.node] += b.end - b.start
+    rng = np.random.default_rng((seed, margin))
+    busy = [t for n in inst.nodes for t in local_tasks(rng, n.id, span, load[n.id] / (hi - lo))]
+    jobs = tuple(dataclasses.replace(j, release=lo, deadline=hi) for j in inst.jobs)
+    return type(inst)(nodes=inst.nodes, jobs=jobs, name=inst.name, horizon=span,
+                      geometry=inst.geometry, busy=tuple(busy))  # fmt: skip
 
 
 def busy_at_start(inst: Any) -> Any:
@@ -127,6 +155,8 @@ def measure(seed: int, runs: int, layout: str, *, exact: bool = False) -> dict[s
         inst = generate(ref["family"], instance_seed(seed, r), **ref["params"])
         if layout == "busy-start":
             inst = busy_at_start(inst)
+        elif layout.startswith("wide-"):
+            inst = widened(inst, int(layout[5:]), instance_seed(seed, r))
         for name, (wn, wf, t) in _windows(inst).items():
             ms[name].append(t)
             if wn is not None and wf is not None:
