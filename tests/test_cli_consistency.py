@@ -60,7 +60,7 @@ def test_list_reads_the_registry(monkeypatch, capsys: pytest.CaptureFixture[str]
         (["generate", "toporkov2021", "--seed", "1"], "toporkov2018"),  # family typo
         (["study", "gap", "--family", "tny"], "tiny"),  # study family typo
         (["study", "gap", "--algorithms", "mincost"], "min_cost"),  # study algorithm typo
-        (["study", "reproduce", "time"], "timing"),  # experiment typo
+        (["study", "reproduce", "timng"], "timing"),  # experiment typo
         (["simulate", EXAMPLE, "--policy", "eassy"], "easy"),  # cluster policy typo
         (["flow", "css2015", "--policy", "slcer"], "slicer"),  # VO policy typo
         (["generate", "tiny", "--seed", "1", "--node", "3"], "nodes"),  # parameter typo

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, reference
+from validation.study.reproduce.common import Comparison, citation, reference
 from validation.study.reproduce.vo_common import Tally, close, run_cycles
 
 NAME = "bsf"
@@ -54,7 +54,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, shares=SHARES)
     finally:
         close(executor)
-    cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
+    cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
     for share in SHARES:
         label = f"n_CSS/n={share:g}"

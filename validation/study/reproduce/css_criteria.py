@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, paper, reference
+from validation.study.reproduce.common import Comparison, citation, paper, reference
 from validation.study.reproduce.vo_common import Tally, close, reduction, run_cycles
 
 NAME = "css-criteria"
@@ -60,7 +60,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, params={})
     finally:
         close(executor)
-    cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
+    cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
     for crit in CRITERIA:
         for m in METRICS:

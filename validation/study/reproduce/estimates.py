@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from validation.study.reproduce.backfill_exact import add_rows, exact_gaps
-from validation.study.reproduce.common import Comparison, reference
+from validation.study.reproduce.common import Comparison, citation, paper, reference
 from validation.study.reproduce.vo_common import Tally, close, reduction, run_cycles
 
 NAME = "estimates"
@@ -68,17 +68,18 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
              if n_exact else Tally())  # fmt: skip
     finally:
         close(executor)
-    cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}",
+    cmp = Comparison(NAME, ref["title"], citation(ref),
                      runs, runs)  # fmt: skip
-    paper = ref["paper"]
     for m in METHODS:
         for q in QUANTITIES:
-            cmp.add("Table 3", q, m, paper.get(m, {}).get(q), t.mean(m, q))
+            cmp.add("Table 3", q, m, paper(ref, m, q), t.mean(m, q))
     adv = {q: _advantage(q, t.mean("backfilling", q), t.mean("slicer", q)) for q in QUANTITIES}
     for q in QUANTITIES:
-        cmp.add("Table 3", q, "slicer advantage", paper["advantage"][q], adv[q])
+        cmp.add("Table 3", q, "slicer advantage", _fraction(paper(ref, "advantage_percent", q)),
+                adv[q])  # fmt: skip
     cut = reduction(t.mean("backfilling", "start_real"), t.mean("backfilling", "start_scheduled"))
-    cmp.add("Table 3", "start reduction", "backfilling", paper["backfilling_start_reduction"], cut)
+    cmp.add("Table 3", "start reduction", "backfilling",
+            _fraction(paper(ref, "backfilling_start_reduction_percent")), cut)  # fmt: skip
     _checks(cmp, t, adv, cut)
     add_rows(cmp, x)
     cmp.notes += ref["notes"]
@@ -89,6 +90,10 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
                      "backfilling/slicer - 1, as the paper's numbers imply "
                      "(docs/slot-backfilling.md).")  # fmt: skip
     return cmp
+
+
+def _fraction(percent: float | None) -> float | None:
+    return None if percent is None else percent / 100
 
 
 def _advantage(q: str, backfill: float | None, slicer: float | None) -> float | None:

@@ -16,7 +16,7 @@ import dataclasses
 from itertools import pairwise
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, paper, reference
+from validation.study.reproduce.common import Comparison, citation, paper, reference
 from validation.study.reproduce.vo_common import Tally, affordable, close, run_cycles
 
 NAME = "pricing"
@@ -61,7 +61,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
         t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, prices=PRICES)
     finally:
         close(executor)
-    cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
+    cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
     for price in map(str, PRICES):
         for q in ("L", "U", "P", "Y"):

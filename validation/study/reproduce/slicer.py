@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, paper, reference
+from validation.study.reproduce.common import Comparison, citation, paper, reference
 from validation.study.reproduce.vo_common import (
     Tally,
     affordable,
@@ -86,7 +86,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
                        ks=KS[:4]) if n_exact else Tally()  # fmt: skip
     finally:
         close(executor)
-    cmp = Comparison(NAME, ref["title"], f"seed {ref['seed_file']} {ref['section']}, "
+    cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
     labels = [f"k={k}" for k in KS] + ["css"]
     for level in levels:
