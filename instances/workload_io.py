@@ -66,7 +66,10 @@ def read_workload(
     ----------
     path
         The file; ``.json`` is read as ``planner.workload/1``, ``.swf``,
-        ``.swf.gz`` and ``.gz`` as SWF (gzip detected from the content).
+        ``.swf.gz`` and ``.gz`` as SWF (gzip detected from the content). A
+        bare name that is not a file here but a log bundled in
+        ``instances/data/traces/`` (``KTH-SP2-1996-2.1-cln.swf.gz``,
+        ``hpc2n-alea.swf.gz``) reads the bundled log; the same for machines.
     machines
         An Alea machines file (one machine per line, see
         :mod:`instances.traces.machines`) or machines; they replace the SWF
@@ -89,10 +92,10 @@ def read_workload(
 
     if estimates not in ESTIMATES:
         raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
-    name = os.fspath(path)
+    name = bundled(os.fspath(path))
     given: tuple[Machine, ...] | None = None
     if isinstance(machines, (str, os.PathLike)):
-        given = read_machines(machines)
+        given = read_machines(bundled(os.fspath(machines)))
     elif machines is not None:
         given = tuple(machines)
     lower = name.lower()
@@ -105,6 +108,14 @@ def read_workload(
     else:
         raise InstanceFileError(name, "", "unknown workload type (expected .json, .swf or .swf.gz)")
     return perfect_estimates(workload) if estimates == "actual" else workload
+
+
+def bundled(name: str) -> str:
+    """Return the bundled trace file ``name`` when it is a bare name and no such file is here."""
+    if os.path.exists(name) or os.sep in name or "/" in name:
+        return name
+    candidate = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "traces", name)
+    return candidate if os.path.isfile(candidate) else name
 
 
 def with_machines(workload: Workload, machines: Sequence[Machine]) -> Workload:

@@ -159,17 +159,30 @@ def _overlaps(rows: Iterable[Row]) -> list[str]:
     for row in rows:
         for cpu in set(row.cpus):
             per_cpu[cpu].append((row.ints["starting_time"], row.ints["finish_time"], row.job_id))
-    out = []
+    clashes: dict[tuple[str, int, str, int], list[int]] = defaultdict(list)
     for cpu in sorted(per_cpu):
-        spans = sorted(per_cpu[cpu])
         end, holder = -1, ""
-        for start, finish, ident in spans:
+        for start, finish, ident in sorted(per_cpu[cpu]):
             if start < end:
-                out.append(f"overlap: CPU {cpu}: job '{ident}' starts at {start} while job "
-                           f"'{holder}' runs until {end}")  # fmt: skip
+                clashes[(ident, start, holder, end)].append(cpu)
             if finish > end:
                 end, holder = finish, ident
-    return out
+    return [
+        f"overlap: job '{ident}' starts at {start} on CPU(s) {_ranges(cpus)} while job "
+        f"'{holder}' runs there until {end}"
+        for (ident, start, holder, end), cpus in clashes.items()
+    ]
+
+
+def _ranges(cpus: list[int]) -> str:
+    """Return sorted CPU numbers as ``0-3 8``."""
+    parts: list[str] = []
+    for cpu in sorted(cpus):
+        if parts and cpu == int(parts[-1].split("-")[-1]) + 1:
+            parts[-1] = f"{parts[-1].split('-')[0]}-{cpu}"
+        else:
+            parts.append(str(cpu))
+    return " ".join(parts)
 
 
 def _capacity(

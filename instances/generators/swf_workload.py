@@ -8,8 +8,9 @@ machines file (``machines``). ``jobs`` > 0 keeps the first jobs of the log
 only. Deadlines follow :mod:`instances.generators.deadlines` (the only
 random draw): ``round(deadline_share · n)`` random jobs get
 ``r_j + ceil(deadline_factor · e_j)``, the Alea loader's twice the requested
-time. ``trace`` is a path or the name of a log bundled in
-``instances/data/traces/`` (default: the KTH SP2 log).
+time. ``trace`` and ``machines`` are paths or the names of files bundled in
+``instances/data/traces/`` (default: the KTH SP2 log; also the HPC2N
+excerpt of Alea, ``hpc2n-alea.swf.gz`` with ``hpc2n-alea.swf.machines``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Worklo
     check(NAME, "estimates", p["estimates"] in ESTIMATES, f"must be one of {', '.join(ESTIMATES)}")
     check_deadline_params(NAME, float(p["deadline_share"]), float(p["deadline_factor"]))
     try:
-        machines = read_machines(str(p["machines"])) if p["machines"] else None
+        machines = read_machines(trace_path(str(p["machines"]))) if p["machines"] else None
         workload = workload_from_swf(swf_table(trace_path(str(p["trace"]))), machines,
                                      limit=int(p["jobs"]))  # fmt: skip
     except InstanceFileError as err:

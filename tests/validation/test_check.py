@@ -267,9 +267,7 @@ def test_checker_imports_only_data_and_unit_functions() -> None:
     imported: dict[str, set[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
-            imported.setdefault(node.module.split(".")[0], set()).update(
-                a.name for a in node.names
-            )
+            imported.setdefault(node.module.split(".")[0], set()).update(a.name for a in node.names)
         elif isinstance(node, ast.Import):
             for a in node.names:
                 imported.setdefault(a.name.split(".")[0], set())

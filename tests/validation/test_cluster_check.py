@@ -1,0 +1,241 @@
+"""The independent job-flow checker on hand-written good and broken schedules.
+
+The hand schedule and its derivation are in ``cluster_fixtures.py``: four
+jobs on machines a (4 CPUs, speed 1) and b (2 CPUs, speed 2), FCFS. Each
+broken variant changes a few cells and must be caught by the named rule.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from instances import generate_workload, read_workload, write_workload
+from planner.cli import main
+from tests.validation.cluster_fixtures import HAND, HAND_ROWS, fcfs_rows, write_rows
+from validation.cluster_check import RULES, check_schedule, check_schedule_files
+from validation.cluster_csv import RESERVATION_COLUMNS, read_jobs_csv
+
+
+def _check(tmp_path: Path, rows: list[dict[str, Any]], **kw: Any) -> list[str]:
+    path = write_rows(tmp_path / "jobs.csv", rows)
+    log = kw.pop("log", None)
+    if log is not None:
+        kw["reservations"] = write_rows(tmp_path / "res.csv", log, RESERVATION_COLUMNS)
+    return check_schedule_files(HAND, path, **kw)
+
+
+def _rules(violations: list[str]) -> set[str]:
+    return {v.split(":", 1)[0] for v in violations}
+
+
+def test_hand_schedule_is_clean(tmp_path: Path) -> None:
+    """The hand-derived FCFS schedule has no violation, with the FCFS invariant too."""
+    assert _check(tmp_path, HAND_ROWS, policy="fcfs") == []
+
+
+def _edit(job: str, **cells: Any) -> list[dict[str, Any]]:
+    rows = copy.deepcopy(HAND_ROWS)
+    for row in rows:
+        if row["job_id"] == job:
+            row.update(cells)
+    return rows
+
+
+def _drop(job: str) -> list[dict[str, Any]]:
+    return [r for r in copy.deepcopy(HAND_ROWS) if r["job_id"] != job]
+
+
+BROKEN: list[tuple[list[dict[str, Any]], str]] = [
+    (_drop("j3"), "rows"),  # a lost job
+    ([*HAND_ROWS, HAND_ROWS[0]], "rows"),  # a job twice
+    ([*HAND_ROWS, dict(HAND_ROWS[3], job_id="j9")], "rows"),  # a job not in the workload
+    (_edit("j2", submission_time=4), "request"),  # submission time not the workload's
+    (_edit("j1", requested_time=10), "request"),  # requested time is e_j (12), not w_j
+    (_edit("j1", requested_number_of_resources=3), "request"),  # wrong CPU request
+    (_edit("j1", deadline=""), "request"),  # deadline lost
+    (_edit("j3", machine="c"), "machine"),  # unknown machine
+    (_edit("j3", allocated_resources="4"), "machine"),  # 1 CPU allocated, 2 requested
+    (_edit("j3", allocated_resources="4 4"), "machine"),  # the same CPU twice
+    (_edit("j4", allocated_resources="2"), "machine"),  # CPU 2 is on a, the row says b
+    (_edit("j3", machine="a", allocated_resources="2-3", execution_time=8, finish_time=18,
+           turnaround_time=12, stretch=1.5, bounded_slowdown=1.2), "overlap"),  # j2 holds 0-3
+    (_edit("j3", machine="a", allocated_resources="4-5", execution_time=8, finish_time=18,
+           turnaround_time=12, stretch=1.5, bounded_slowdown=1.2), "capacity"),  # 6 on a 4-CPU a
+    (_edit("j4", machine="a", allocated_resources="0", starting_time=12, finish_time=12,
+           waiting_time=6, turnaround_time=6, stretch=6.0), "overlap"),  # 0 s job inside j2
+    (_edit("j2", starting_time=4, finish_time=11, waiting_time=-1, turnaround_time=6,
+           stretch=6 / 7), "submit"),  # starts before its submission
+    (_edit("j1", execution_time=9, finish_time=9, turnaround_time=9, stretch=1.0,
+           bounded_slowdown=1.0), "duration"),  # 10 s of work at speed 1 take 10 s
+    (_edit("j3", execution_time=8, finish_time=18, turnaround_time=12, stretch=1.5,
+           bounded_slowdown=1.2), "duration"),  # on b (speed 2) killed at 8 / 2 = 4 s
+    (_edit("j3", success=1, final_state="COMPLETED_SUCCESSFULLY"), "duration"),  # j3 is killed
+    (_edit("j1", finish_time=11), "times"),  # finish != start + execution
+    (_edit("j2", waiting_time=4), "times"),  # waiting != start - submit
+    (_edit("j2", turnaround_time=13), "times"),  # turnaround != finish - submit
+    (_edit("j2", stretch=1.2), "metrics"),  # stretch = 12 / 7
+    (_edit("j2", bounded_slowdown=12 / 7), "metrics"),  # bsld = max(1, 12 / max(7, 10))
+    (_edit("j1", delayed=1), "metrics"),  # finishes at 10 <= deadline 30
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rows", "rule"), BROKEN, ids=[f"{i}-{r[1]}" for i, r in enumerate(BROKEN)]
+)
+def test_each_violation_class_is_caught(tmp_path: Path, rows: list[dict], rule: str) -> None:
+    """Every broken variant is reported under the rule it breaks."""
+    assert rule in RULES
+    assert rule in _rules(_check(tmp_path, rows))
+
+
+def test_fcfs_order(tmp_path: Path) -> None:
+    """j4 (0 s) run at 6 on b is feasible, but starts before j2, queued ahead: FCFS only."""
+    rows = _edit("j4", starting_time=6, finish_time=6, waiting_time=0, turnaround_time=0,
+                 stretch=0.0)  # fmt: skip
+    assert _check(tmp_path, rows) == []
+    assert _rules(_check(tmp_path, rows, policy="fcfs")) == {"fcfs"}
+
+
+def test_easy_shadow_time(tmp_path: Path) -> None:
+    """At 5 the head j2's shadow time is 12 (j1's planned end): start 10 <= 12 passes; a
+    recorded shadow of 9 is broken by the start at 10.
+    """
+    good = [dict(time=5, job_id="j2", kind="easy_head", machine="a", start=12)]
+    assert _check(tmp_path, HAND_ROWS, policy="easy", log=good) == []
+    bad = [*good, dict(time=6, job_id="j2", kind="easy_head", machine="a", start=9)]
+    assert _rules(_check(tmp_path, HAND_ROWS, policy="easy", log=bad)) == {"easy"}
+
+
+def test_conservative_first_reservation(tmp_path: Path) -> None:
+    """Only the first reservation of a job bounds its start; later ones may move earlier."""
+    good = [
+        dict(time=5, job_id="j2", kind="conservative", machine="a", start=12),
+        dict(time=10, job_id="j2", kind="conservative", machine="a", start=10),
+    ]
+    assert _check(tmp_path, HAND_ROWS, policy="conservative", log=good) == []
+    bad = [dict(time=5, job_id="j2", kind="conservative", machine="a", start=8), *good]
+    assert _rules(_check(tmp_path, HAND_ROWS, policy="conservative", log=bad)) == {"conservative"}
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        dict(time=5, job_id="j7", kind="easy_head", machine="a", start=12),  # unknown job
+        dict(time=5, job_id="j2", kind="easy_head", machine="z", start=12),  # unknown machine
+        dict(time=5, job_id="j2", kind="easy_head", machine="a", start=4),  # start < pass time
+        dict(time=11, job_id="j2", kind="easy_head", machine="a", start=12),  # j2 ran at 10
+    ],
+)
+def test_bad_reservation_rows(tmp_path: Path, entry: dict) -> None:
+    """Reservation-log rows that cannot be true are reported as ``reservation``."""
+    assert "reservation" in _rules(_check(tmp_path, HAND_ROWS, policy="easy", log=[entry]))
+
+
+def test_replayed_schedules_clean_and_perturbed_caught() -> None:
+    """A naive FCFS replay of generated flows is clean; moving any job 1 s earlier is caught."""
+    rng = random.Random(4)
+    for seed in range(4):
+        w = generate_workload("klusacek2008", seed, machines=6, jobs=60, interarrival=30.0)
+        rows = fcfs_rows(w)
+        parsed = _parse(rows)
+        assert check_schedule(w, parsed, policy="fcfs") == []
+        movable = [r for r in rows if r["execution_time"] > 0]
+        for row in rng.sample(movable, 10):
+            moved = dict(row)
+            for key in ("starting_time", "finish_time", "waiting_time", "turnaround_time"):
+                moved[key] -= 1
+            moved["stretch"] = moved["turnaround_time"] / max(moved["execution_time"], 1)
+            moved["bounded_slowdown"] = max(
+                1.0, moved["turnaround_time"] / max(moved["execution_time"], 10)
+            )
+            deadline = moved["deadline"]
+            moved["delayed"] = int(deadline != "" and moved["finish_time"] > deadline)
+            changed = [moved if r is row else r for r in rows]
+            assert check_schedule(w, _parse(changed), policy="fcfs"), row["job_id"]
+
+
+def _parse(rows: list[dict[str, Any]]) -> list:
+    """Round-trip ``rows`` through a jobs.csv file, as the checker reads it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return read_jobs_csv(write_rows(Path(tmp) / "jobs.csv", rows))
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("job_id,submission_time\nj1,0\n", "line 1: missing column(s)"),  # columns missing
+        (",".join(RESERVATION_COLUMNS) + "\n", "missing column(s)"),  # a reservation log instead
+    ],
+)
+def test_cli_bad_csv_exits_2(tmp_path: Path, capsys, text: str, needle: str) -> None:
+    """A jobs.csv that is not one: one stderr line naming the file, exit 2."""
+    workload = tmp_path / "w.json"
+    write_workload(HAND, workload)
+    bad = tmp_path / "jobs.csv"
+    bad.write_text(text, encoding="utf-8")
+    assert main(["check-schedule", str(workload), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and needle in err
+
+
+def test_cli_bad_cells_exit_2(tmp_path: Path, capsys) -> None:
+    """A number that is not one, or malformed CPU ranges: exit 2 naming line and column."""
+    workload = tmp_path / "w.json"
+    write_workload(HAND, workload)
+    for cells, needle in (
+        ({"starting_time": "soon"}, "line 4, column starting_time: must be an integer"),
+        ({"allocated_resources": "5-4"}, "line 4, column allocated_resources: malformed"),
+    ):
+        path = write_rows(tmp_path / "jobs.csv", _edit("j3", **cells))
+        assert main(["check-schedule", str(workload), str(path)]) == 2
+        assert needle in capsys.readouterr().err
+
+
+def test_cli_exit_codes(tmp_path: Path, capsys) -> None:
+    """Exit 0 and a summary when clean; exit 1 and one line per violation otherwise."""
+    workload = tmp_path / "w.json"
+    write_workload(HAND, workload)
+    good = write_rows(tmp_path / "good.csv", HAND_ROWS)
+    assert main(["check-schedule", str(workload), str(good), "--policy", "fcfs"]) == 0
+    assert "4 jobs checked: no violations" in capsys.readouterr().out
+    bad = write_rows(tmp_path / "bad.csv", _drop("j3"))
+    assert main(["check-schedule", str(workload), str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "rows: job 'j3' has no row" and out[-1].endswith("1 violation(s)")
+    assert main(["check-schedule", str(workload), str(bad), "--json"]) == 1
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["violations"] == 1 and summary["details"] == ["rows: job 'j3' has no row"]
+    assert main(["check-schedule", str(workload), str(good), "--policy", "sjf"]) == 2
+    assert main(["check-schedule", str(workload), str(good), "--policy", "easy"]) == 0
+    assert "invariant is not checked" in capsys.readouterr().err
+
+
+def test_reads_swf_workloads_like_simulate(tmp_path: Path) -> None:
+    """The workload argument is read as ``planner simulate`` reads it (SWF, estimates)."""
+    flow = Path(__file__).parents[1] / "instances" / "data" / "flow.swf"
+    w = read_workload(flow, estimates="actual")
+    path = write_rows(tmp_path / "jobs.csv", fcfs_rows(w))
+    argv = ["check-schedule", str(flow), str(path), "--policy", "fcfs"]
+    assert main([*argv, "--estimates", "actual"]) == 0
+    assert main(argv) == 1  # with requested estimates job 8 would have been killed at 150
+
+
+def test_checker_imports_neither_planner_nor_the_simulator() -> None:
+    """The checker's modules import only the standard library, instances and each other."""
+    import ast
+
+    import validation.cluster_check as check
+    import validation.cluster_csv as parse
+
+    for module in (check, parse):
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert not [n for n in names if n.split(".")[0] == "planner"], module.__name__
