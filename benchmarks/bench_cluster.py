@@ -100,7 +100,7 @@ def accasim(trace: Path, cpus: int, policy: str) -> tuple[float, int, float, flo
         dispatcher = (EASYBackfilling if policy == "easy" else FirstInFirstOut)(FirstFit())
         sim = Simulator(str(swf), str(config), dispatcher,
                         RESULTS_FOLDER_PATH=str(Path(tmp) / "out"), statistics_output=False,
-                        show_statistics=False, LOG_LEVEL=40)  # fmt: skip
+                        show_statistics=False, LOG_LEVEL="ERROR")  # fmt: skip
         began = time.perf_counter()
         sim.start_simulation()
         seconds = time.perf_counter() - began
