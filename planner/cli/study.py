@@ -113,6 +113,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     study_cluster.register(ss, _number)
 
+    from planner.cli import study_schedule
+
+    study_schedule.register(ss, _number)
+
     r = ss.add_parser("reproduce", help="a named paper experiment: paper vs ours")
     r.add_argument("name", nargs="?", help="experiment name (omit to list them)")
     r.add_argument("--seed", type=_number("--seed", int, 0), help="override the default seed")
