@@ -121,6 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("name", nargs="?", help="experiment name (omit to list them)")
     r.add_argument("--seed", type=_number("--seed", int, 0), help="override the default seed")
     r.add_argument("--runs", type=_number("--runs", int, 1), help="override the run count")
+    study_schedule.reproduce_arguments(r, _number)
     r.set_defaults(run=run_reproduce)
 
     for name, helptext in (("report", "re-render the report of a study database"),
@@ -283,12 +284,16 @@ def run_list(args: argparse.Namespace) -> int:
 @_study_errors
 def run_reproduce(args: argparse.Namespace) -> int:
     """Run a named paper reproduction and print paper vs ours."""
+    from planner.cli import study_schedule
     from validation.study.reproduce import REPRODUCTIONS, reproduce
 
     if args.name is None:
         print_table(["name", "source", "what"],
-                    [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()])  # fmt: skip
+                    [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()]
+                    + [study_schedule.REPRODUCTION_ROW])  # fmt: skip
         return 0
+    if args.name == study_schedule.REPRODUCTION_ROW[0]:
+        return study_schedule.run_reproduce_egedf(args)
     if args.name not in REPRODUCTIONS:
         raise UsageError(f"planner study reproduce: unknown experiment '{args.name}' "
                          f"(choose from: {', '.join(REPRODUCTIONS)})")  # fmt: skip

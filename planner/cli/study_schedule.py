@@ -1,6 +1,8 @@
-"""``planner study schedule-gap``: cluster policies against the CP-SAT optimum of small snapshots.
+"""``planner study schedule-gap`` and ``planner study reproduce egedf`` (Klusáček & Rudová 2008).
 
-See ``docs/schedule-based.md``.
+``schedule-gap``: cluster policies against the CP-SAT optimum of small
+snapshots. ``reproduce egedf``: the paper's experiment, claim by claim. See
+``docs/schedule-based.md``.
 """
 
 from __future__ import annotations
@@ -64,4 +66,53 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
           f"(klusacek2008, mean inter-arrival {spec.interarrival:g} s); {proven} proven "
           f"optimal within {spec.time_limit:g} s; CP-SAT {spent:.1f} s in total")  # fmt: skip
     print(render(summarise(rows)))
+    return 0
+
+
+REPRODUCTION_ROW = ["egedf", "Klusáček & Rudová 2008, Figs. 1-6",
+                    "EG-EDF and Tabu search vs FCFS, EASY and Flexible backfilling"]  # fmt: skip
+"""The ``planner study reproduce`` listing row of the EG-EDF experiment."""
+
+
+def reproduce_arguments(r: Any, parser_number: Any) -> None:
+    """Add the EG-EDF experiment's options to ``study reproduce``."""
+    from validation.study.reproduce import egedf
+
+    r.add_argument("--jobs", type=parser_number("--jobs", int, 1),
+                   help=f"egedf: jobs per stream (default {egedf.JOBS})")  # fmt: skip
+    r.add_argument("--repetitions", type=parser_number("--repetitions", int, 1),
+                   help=f"egedf: repetitions (default {egedf.REPETITIONS})")  # fmt: skip
+    r.add_argument("--out", metavar="DIR",
+                   help="egedf: write the figures (PNG) and the means (CSV) here")  # fmt: skip
+    r.add_argument("--quiet", action="store_true", help="egedf: no progress lines")
+
+
+def run_reproduce_egedf(args: argparse.Namespace) -> int:
+    """Run the EG-EDF experiment; print the table and the verdicts; write figures."""
+    import csv
+    from pathlib import Path
+
+    from validation.study.reproduce import egedf
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    outcome = egedf.run(args.jobs or egedf.JOBS, args.repetitions or egedf.REPETITIONS,
+                        seed=args.seed or 0, progress=None if args.quiet else say)  # fmt: skip
+    print(egedf.render(outcome))
+    if args.out:
+        out = Path(args.out)
+        try:
+            paths = egedf.plot(outcome, out)
+            rows = egedf.as_rows(outcome)
+            with open(out / "egedf-means.csv", "w", newline="", encoding="utf-8") as fh:
+                w = csv.DictWriter(fh, list(rows[0]), lineterminator="\n")
+                w.writeheader()
+                w.writerows(rows)
+        except OSError as err:
+            from planner.cli.common import UsageError
+
+            raise UsageError(f"planner study reproduce: cannot write to {out} "
+                             f"({err.strerror})") from None  # fmt: skip
+        print(f"figures: {', '.join(str(p) for p in paths)}; means: {out / 'egedf-means.csv'}")
     return 0
