@@ -12,17 +12,15 @@ estimate is killed at it. See ``docs/job-flows.md``.
 from __future__ import annotations
 
 import heapq
-import math
 import time
 from bisect import bisect_left
 from collections.abc import Callable
-
-import numpy as np
 
 from instances.errors import DataError
 from instances.workload import Workload
 from instances.workload_io import perfect_estimates
 from planner.cluster.cluster import Cluster, InvariantError
+from planner.cluster.durations import durations
 from planner.cluster.policies import POLICIES, Policy
 from planner.cluster.records import Replay
 from planner.cluster.reservations import ReservationLog
@@ -35,37 +33,6 @@ def apply_estimates(workload: Workload, estimates: str) -> Workload:
     if estimates not in ESTIMATES:
         raise DataError("estimates", f"must be one of {', '.join(ESTIMATES)}")
     return workload if estimates == "requested" else perfect_estimates(workload)
-
-
-def scaled(seconds: list[int], speed: float) -> list[int]:
-    """Return ceil(round(x / speed, 9)) for every x, exactly as ClusterJob computes durations.
-
-    Vectorised: the rounding changes ceil(x / speed) only when the quotient lies
-    within 1e-9 above an integer; those few are recomputed one by one.
-    """
-    x = np.asarray(seconds, dtype=np.float64)
-    if speed == 1.0:
-        return [int(v) for v in seconds]
-    q = x / speed
-    out = np.ceil(q)
-    frac = q - np.floor(q)
-    for k in np.flatnonzero((frac > 0) & (frac < 1e-9)):
-        out[k] = math.ceil(round(seconds[k] / speed, 9))
-    return out.astype(np.int64).tolist()
-
-
-def durations(workload: Workload) -> tuple[list[list[int]], list[list[int]]]:
-    """Return (planned, actual) durations, indexed ``[machine][job]``; equal speeds share lists."""
-    requested = [j.requested for j in workload.jobs]
-    used = [min(j.work, j.requested) for j in workload.jobs]
-    by_speed: dict[float, tuple[list[int], list[int]]] = {}
-    planned, actual = [], []
-    for m in workload.machines:
-        if m.speed not in by_speed:
-            by_speed[m.speed] = (scaled(requested, m.speed), scaled(used, m.speed))
-        planned.append(by_speed[m.speed][0])
-        actual.append(by_speed[m.speed][1])
-    return planned, actual
 
 
 def simulate(
@@ -91,10 +58,6 @@ def simulate(
         Receives the policy's reservations (EASY's head, conservative's).
     progress
         Called with the number of finished jobs every 1,000 completions.
-
-    The replay's ``scheduler_seconds`` is the CPU time spent in the policy's
-    ``submit`` and ``schedule`` calls (Klusáček & Rudová 2008, "average
-    algorithm runtime"); ``complete`` callbacks only record and are not timed.
     options
         Keyword options of the policy.
 
@@ -103,6 +66,12 @@ def simulate(
     InvariantError
         The policy broke the model (a bug): over capacity, a start before the
         submission, a job left waiting for ever.
+
+    Notes
+    -----
+    The replay's ``scheduler_seconds`` is the CPU time spent in the policy's
+    ``submit`` and ``schedule`` calls (Klusáček & Rudová 2008, "average
+    algorithm runtime"); ``complete`` callbacks only record and are not timed.
     """
     if isinstance(policy, str):
         if policy not in POLICIES:

@@ -170,3 +170,40 @@ def test_zero_length_jobs_need_free_cpus(policy: str, tmp_path: Path) -> None:
     assert table(run_checked(w, policy, tmp_path)) == {
         "a": (0, 4, "m", (0,)), "z": (4, 4, "m", (0,)),
     }  # fmt: skip
+
+
+#: Machines A (3 CPUs: 0-2) and B (3 CPUs: 3-5). r (3 CPUs) must wait; s (1 CPU, 20 s)
+#: fits now on A, the head's machine, and on B.
+REFUSED = Workload((Machine("A", 3), Machine("B", 3)), (
+    ClusterJob("p", 0, 2, 10), ClusterJob("q", 0, 2, 10), ClusterJob("r", 1, 3, 5),
+    ClusterJob("s", 2, 1, 20),
+))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("policy", "expected"),
+    [
+        # FCFS: s waits behind r; at 10 r takes A, s the first fit B.
+        ("fcfs", {"p": (0, 10, "A", (0, 1)), "q": (0, 10, "B", (3, 4)),
+                  "r": (10, 15, "A", (0, 1, 2)), "s": (10, 30, "B", (3,))}),
+        # EASY: r's shadow time is 10 on A and on B: the tie goes to A. s may not use A
+        # (ends at 22 > 10, 1 CPU > extra 0), so it starts on B.
+        ("easy", {"p": (0, 10, "A", (0, 1)), "q": (0, 10, "B", (3, 4)),
+                  "r": (10, 15, "A", (0, 1, 2)), "s": (2, 22, "B", (5,))}),
+        # Conservative: r reserved on A at 10 (tie with B); s on B at 2 (A only at 15).
+        ("conservative", {"p": (0, 10, "A", (0, 1)), "q": (0, 10, "B", (3, 4)),
+                          "r": (10, 15, "A", (0, 1, 2)), "s": (2, 22, "B", (5,))}),
+    ],
+)  # fmt: skip
+def test_refused_on_the_heads_machine_starts_on_the_next(
+    policy: str, expected: dict, tmp_path: Path
+) -> None:
+    """EASY's restriction holds on the head's machine only; other machines are tried next."""
+    assert table(run_checked(REFUSED, policy, tmp_path)) == expected
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+def test_the_log_does_not_change_the_schedule(policy: str) -> None:
+    """Recording reservations (EASY computes the shadow at every pass then) changes nothing."""
+    for w in (MIXED, DELAY, TWO, REFUSED):
+        assert table(simulate(w, policy)) == table(simulate(w, policy, log=ReservationLog()))

@@ -58,7 +58,7 @@ def test_vectorised_durations_match_the_scalar_rule() -> None:
     import math
     import random
 
-    from planner.cluster.engine import scaled
+    from planner.cluster.durations import scaled
 
     rng = random.Random(1)
     for _ in range(4000):

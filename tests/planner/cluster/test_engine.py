@@ -1,0 +1,103 @@
+"""The event loop's own checks: a broken policy is stopped; progress; the policy interface."""
+
+from __future__ import annotations
+
+import pytest
+
+from instances.workload import ClusterJob, Machine, Workload
+from planner.cluster import InvariantError, Policy, simulate
+
+TWO_JOBS = Workload((Machine("m", 2),), (ClusterJob("a", 0, 2, 5), ClusterJob("b", 3, 1, 5)))
+
+
+class Greedy(Policy):
+    """Starts every job the moment it arrives on machine 0, fitting or not (a bug)."""
+
+    name = "greedy"
+
+    def submit(self, job: int) -> None:
+        """Start at once."""
+        self.cluster.start(job, 0)
+
+    def schedule(self) -> None:
+        """Nothing left to do."""
+
+
+class Idle(Policy):
+    """Never starts anything (a bug)."""
+
+    name = "idle"
+
+    def submit(self, job: int) -> None:
+        """Ignore the job."""
+
+    def schedule(self) -> None:
+        """Do nothing."""
+
+
+class Early(Policy):
+    """Starts job 1 before it is submitted (a bug)."""
+
+    name = "early"
+
+    def submit(self, job: int) -> None:
+        """Try to start the next job too."""
+        self.cluster.start(job + 1 if job + 1 < len(self.cluster.cpus) else job, 0)
+
+    def schedule(self) -> None:
+        """Do nothing."""
+
+
+@pytest.mark.parametrize(
+    ("policy", "fragment"),
+    [
+        (Greedy, "needs 1 CPUs on machine m at 3, 0 free"),  # over capacity
+        (Idle, "left jobs waiting for ever"),  # starvation
+        (Early, "is not waiting"),  # a start before the submission
+    ],
+)
+def test_broken_policies_are_stopped(policy: type[Policy], fragment: str) -> None:
+    """The engine checks every start and the end of the replay (InvariantError)."""
+    with pytest.raises(InvariantError, match=fragment):
+        simulate(TWO_JOBS, policy)
+
+
+def test_a_policy_class_plugs_in() -> None:
+    """A Policy subclass is accepted by simulate() like a registered name."""
+
+    class FirstFit(Policy):
+        name = "first-fit"
+
+        def __init__(self, cluster, *, log=None) -> None:  # type: ignore[no-untyped-def]
+            super().__init__(cluster, log=log)
+            self.waiting: list[int] = []
+
+        def submit(self, job: int) -> None:
+            self.waiting.append(job)
+
+        def schedule(self) -> None:
+            for job in list(self.waiting):
+                m = self.cluster.fits_now(job)
+                if m >= 0:
+                    self.cluster.start(job, m)
+                    self.waiting.remove(job)
+
+    replay = simulate(TWO_JOBS, FirstFit)
+    assert [(r.start, r.finish) for r in replay.records] == [(0, 5), (5, 10)]
+    assert replay.policy == "first-fit"
+
+
+def test_progress_every_thousand_completions() -> None:
+    """The progress callback sees 1000, 2000 for 2,500 jobs."""
+    jobs = tuple(ClusterJob(f"j{i}", i, 1, 1) for i in range(2500))
+    seen: list[int] = []
+    simulate(Workload((Machine("m", 1),), jobs), "fcfs", progress=seen.append)
+    assert seen == [1000, 2000]
+
+
+def test_unknown_policy_name() -> None:
+    """A name outside the registry is a DataError naming the choices."""
+    from instances import DataError
+
+    with pytest.raises(DataError, match="fcfs, easy, conservative"):
+        simulate(TWO_JOBS, "sjf")
