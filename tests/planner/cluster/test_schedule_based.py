@@ -12,7 +12,7 @@ import pytest
 from instances.workload import ClusterJob, Machine, Workload
 from planner.cluster import simulate
 from planner.cluster.cluster import Cluster
-from planner.cluster.engine import durations
+from planner.cluster.durations import durations
 from planner.cluster.policies import EgEdf, Flex, Tabu
 from planner.cluster.schedule import acceptance
 from tests.planner.cluster.helpers import run_checked
