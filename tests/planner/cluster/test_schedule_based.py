@@ -220,3 +220,21 @@ def test_flex_orders_by_deadline_wait_and_run_time() -> None:
         pol.submit(k)
     pol.schedule()
     assert c.start_time[1] == 10 and pol.queue[pol.head:] == [0, 2]  # ties in queue order
+
+
+@pytest.mark.parametrize("policy", ["egedf", "tabu"])
+def test_cli_real_trace_with_synthetic_deadlines(
+    policy: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """First 300 jobs of the bundled HPC2N log with swf-workload deadlines: simulate, check."""
+    from planner.cli import main
+
+    flow, jobs = tmp_path / "flow.json", tmp_path / "jobs.csv"
+    assert main(["generate", "swf-workload", "--seed", "1", "--trace", "hpc2n-alea.swf.gz",
+                 "--machines", "hpc2n-alea.swf.machines", "--jobs", "300",
+                 "-o", str(flow)]) == 0  # fmt: skip
+    assert main(["simulate", str(flow), "--policy", policy, "-o", str(jobs), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert f'"policy": "{policy}"' in out and '"with_deadline": 210' in out
+    assert main(["check-schedule", str(flow), str(jobs), "--policy", policy]) == 0
+    assert "300 jobs checked: no violations" in capsys.readouterr().out
