@@ -130,6 +130,11 @@ def main() -> None:
     ap.add_argument("--accasim", action="store_true", help="also run AccaSim 1.1.3 (EASY, FIFO)")
     ap.add_argument("--pyss-stats", action="store_true", help="EASY metrics as pyss counts them")
     args = ap.parse_args()
+    if args.accasim:
+        import importlib.util
+
+        if importlib.util.find_spec("accasim") is None:
+            raise SystemExit("--accasim needs AccaSim: pip install accasim==1.1.3")
     print("| trace | policy | jobs | instants | reservation rows | seconds | jobs/s "
           "| mean wait (s) | mean bsld |")  # fmt: skip
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")

@@ -103,6 +103,10 @@ def _fmt(value: Any, digits: int = 2) -> str:
     return str(value)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def print_summary(s: dict[str, Any]) -> None:
     """Print the summary as a two-column table."""
     dropped = s["dropped"]
@@ -110,7 +114,8 @@ def print_summary(s: dict[str, Any]) -> None:
         reasons = ", ".join(f"{k} {v}" for k, v in s["dropped_by_reason"].items())
         dropped = f"{dropped} ({reasons})"
     rows = [
-        ["workload", f"{s['workload'] or '-'} ({s['machines']} machines, {s['cpus']} CPUs)"],
+        ["workload", f"{s['workload'] or '-'} ({_count(s['machines'], 'machine')}, "
+                     f"{s['cpus']} CPUs)"],
         ["policy", s["policy"]],
         ["jobs", f"{s['jobs']} ({s['killed']} killed at their estimate)"],
         ["dropped records", dropped],

@@ -28,6 +28,9 @@ def register(ss: Any, parser_number: Any) -> None:
                    metavar="N", help="seeds of family workloads (default 0)")  # fmt: skip
     c.add_argument("--estimates", nargs="+", default=["requested"],
                    choices=("requested", "actual"), help="default: requested")  # fmt: skip
+    c.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a family parameter for family workloads (repeatable), "
+                   "e.g. --param interarrival=3")  # fmt: skip
     c.add_argument("--machines", metavar="FILE", help="Alea machines file for every workload")
     c.add_argument("--db", help="SQLite file (default: OUT/cluster.sqlite); reruns resume")
     c.add_argument("--out", default=DEFAULT_OUT, help=f"report directory (default {DEFAULT_OUT})")
@@ -35,6 +38,25 @@ def register(ss: Any, parser_number: Any) -> None:
                    help="worker processes (default: the cores)")  # fmt: skip
     c.add_argument("--quiet", action="store_true", help="no progress line")
     c.set_defaults(run=run_cluster)
+
+
+def _params(pairs: list[str], workloads: list[str]) -> dict[str, Any]:
+    """Parse ``NAME=VALUE`` pairs as ``planner generate`` parses family parameters."""
+    from instances import WORKLOAD_FAMILIES
+    from planner.cli.common import UsageError, param_value
+
+    defaults: dict[str, Any] = {}
+    for w in workloads:
+        if w in WORKLOAD_FAMILIES:
+            defaults.update(WORKLOAD_FAMILIES[w].defaults)
+    params = {}
+    for pair in pairs:
+        name, eq, text = pair.partition("=")
+        if not eq or not name:
+            raise UsageError(f"planner study cluster: --param needs NAME=VALUE, got '{pair}'")
+        name = name.replace("-", "_")
+        params[name] = param_value("planner study cluster", name, text, defaults.get(name))
+    return params
 
 
 def run_cluster(args: argparse.Namespace) -> int:
@@ -51,10 +73,11 @@ def run_cluster(args: argparse.Namespace) -> int:
     )  # fmt: skip
     from validation.study.cluster.report import text_table
 
+    params = _params(args.param, args.workload)
     try:
         spec = ClusterStudySpec(workloads=tuple(args.workload), policies=tuple(args.policies),
                                 seeds=tuple(args.seeds), estimates=tuple(args.estimates),
-                                machines=args.machines)  # fmt: skip
+                                machines=args.machines, params=params)  # fmt: skip
         out = Path(args.out)
         if args.db is None:
             out.mkdir(parents=True, exist_ok=True)

@@ -34,6 +34,9 @@ def plot_suffix(path: str | os.PathLike[str]) -> str:
 def timeline(replay: Replay) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (instants, waiting jobs, busy CPUs), each value holding from its instant on."""
     recs = replay.records
+    if not recs:
+        empty = np.zeros(0, dtype=int)
+        return empty, empty, empty
     times = np.array([r.submit for r in recs] + [r.start for r in recs] + [r.finish for r in recs])
     dq = np.array([1] * len(recs) + [-1] * len(recs) + [0] * len(recs))
     cpus = np.array([r.cpus for r in recs])
@@ -126,7 +129,8 @@ def _distributions(ax: object, replays: Mapping[str, Replay], metric: str = "bot
         if metric in ("both", "bsld"):
             _ecdf(ax, [r.bounded_slowdown for r in rep.records], f"{name} bounded slowdown")
     ax.set(xscale="log", ylabel="fraction of jobs", title="distributions (waits < 1 s at 1)")  # type: ignore[attr-defined]
-    ax.legend(fontsize="small")  # type: ignore[attr-defined]
+    if ax.get_legend_handles_labels()[0]:  # type: ignore[attr-defined]
+        ax.legend(fontsize="small")  # type: ignore[attr-defined]
 
 
 def plot_policies(replays: Mapping[str, Replay], path: str | os.PathLike[str]) -> None:

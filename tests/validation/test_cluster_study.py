@@ -43,12 +43,29 @@ def test_tasks_files_once_families_per_seed(files: tuple[str, str]) -> None:
         ({"workloads": ("klusacek2008",), "estimates": ("exact",)}, "unknown estimates"),
         ({"workloads": ()}, "at least one"),  # nothing to replay
         ({"workloads": ("klusacek2008",), "seeds": (-1,)}, "non-negative"),  # bad seed
+        ({"workloads": ("klusacek2008",), "params": {"bogus": 1}}, "no parameter 'bogus'"),
+        ({"workloads": ("klusacek2008",), "params": {"jobs": -1}}, "jobs"),  # out of range
     ],
 )
 def test_bad_spec(kwargs: dict, fragment: str) -> None:
     """Bad study input is one StudyError line."""
     with pytest.raises(StudyError, match=fragment):
         ClusterStudySpec(**kwargs)
+
+
+def test_family_parameters_reach_the_generator(files: tuple[str, str]) -> None:
+    """--param values go to family workloads only (files ignore them); a file-only study refuses."""
+    from validation.study.cluster.task import load
+
+    spec = ClusterStudySpec(workloads=(files[0], "klusacek2008"), policies=("fcfs",),
+                            params={"jobs": 7, "machines": 3})  # fmt: skip
+    family, file = (t for t in spec.tasks() if t.workload == "klusacek2008"), spec.tasks()[0]
+    task = next(family)
+    assert task.params == (("jobs", 7), ("machines", 3)) and file.params == ()
+    w = load(task)
+    assert (len(w.jobs), len(w.machines)) == (7, 3)
+    with pytest.raises(StudyError, match="need a workload family"):
+        ClusterStudySpec(workloads=(files[0],), params={"jobs": 7})
 
 
 def test_resume_after_interruption_gives_the_same_rows(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -93,3 +94,16 @@ def test_plot_written(mixed: str, tmp_path: Path) -> None:
     png = tmp_path / "replay.png"
     assert main(["simulate", mixed, "--policy", "conservative", "--plot", str(png)]) == 0
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_empty_workload(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A workload without jobs replays to an empty jobs.csv and a summary of '-' values."""
+    path = tmp_path / "empty.json"
+    path.write_text('{"format": "planner.workload/1", "machines": [{"id": "m", "cpus": 2}], '
+                    '"jobs": []}')  # fmt: skip
+    argv = ["simulate", str(path), "--policy", "easy", "-o", str(tmp_path / "j.csv")]
+    if importlib.util.find_spec("matplotlib"):
+        argv += ["--plot", str(tmp_path / "e.png")]
+    assert main(argv) == 0
+    assert "mean wait (s)          -" in capsys.readouterr().out
+    assert (tmp_path / "j.csv").read_text().count("\n") == 1

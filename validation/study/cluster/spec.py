@@ -2,7 +2,8 @@
 
 A workload is a file (``planner.workload/1`` JSON, ``.swf``, ``.swf.gz``;
 replayed once, its seed recorded as -1) or a workload family name
-(``instances.WORKLOAD_FAMILIES``, generated once per seed). The study's
+(``instances.WORKLOAD_FAMILIES``, generated once per seed, with the
+study's family parameters). The study's
 identity is its spec, the package version and the files' SHA-256 digests, so
 rerunning the same command resumes it and a changed file starts a new one.
 """
@@ -29,6 +30,7 @@ class Task:
     estimates: str
     policy: str
     machines: str | None = None
+    params: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -40,10 +42,11 @@ class ClusterStudySpec:
     seeds: tuple[int, ...] = (0,)
     estimates: tuple[str, ...] = ("requested",)
     machines: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from instances import WORKLOAD_FAMILIES
+        from instances import WORKLOAD_FAMILIES, generate_workload
         from planner.cluster import ESTIMATES, POLICIES
 
         for name in ("workloads", "policies", "seeds", "estimates"):
@@ -72,15 +75,25 @@ class ClusterStudySpec:
                 raise StudyError(f"{self.machines}: no such machines file")
             digests[self.machines] = _digest(self.machines)
         object.__setattr__(self, "digests", digests)
+        object.__setattr__(self, "params", dict(self.params))
+        families = [w for w in self.workloads if w not in digests]
+        if self.params and not families:
+            raise StudyError("family parameters need a workload family among the workloads")
+        for w in families if self.params else ():
+            try:
+                generate_workload(w, 0, **self.params)  # names and value ranges
+            except ValueError as err:
+                raise StudyError(str(err).splitlines()[0]) from None
 
     def tasks(self) -> list[Task]:
         """Return every replay of the study, in report order."""
         out = []
         for w in self.workloads:
-            seeds = self.seeds if w not in self.digests else (-1,)
-            for seed in seeds:
+            family = w not in self.digests
+            params = tuple(sorted(self.params.items())) if family else ()
+            for seed in self.seeds if family else (-1,):
                 for e in self.estimates:
-                    out.extend(Task(w, seed, e, p, self.machines) for p in self.policies)
+                    out.extend(Task(w, seed, e, p, self.machines, params) for p in self.policies)
         return out
 
     def to_dict(self) -> dict[str, Any]:

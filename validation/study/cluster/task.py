@@ -17,7 +17,7 @@ def load(task: Task) -> Any:
     from instances import WORKLOAD_FAMILIES, generate_workload, read_workload
 
     if task.workload in WORKLOAD_FAMILIES:
-        workload = generate_workload(task.workload, task.seed)
+        workload = generate_workload(task.workload, task.seed, **dict(task.params))
         if task.machines is not None:
             from instances.traces.machines import read_machines
             from instances.workload_io import with_machines
