@@ -78,3 +78,17 @@ def test_a_time_limit_never_claims_optimal() -> None:
     assert res.status in ("feasible", "unknown")
     if res.status == "feasible":
         assert res.bound is not None and res.bound <= res.objective
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_milp_agrees_with_cpsat(seed: int) -> None:
+    """The time-indexed MILP (CBC) proves the same (delayed, makespan) as CP-SAT."""
+    from models.cluster import solve_snapshot_milp
+
+    wl = tiny(200 + seed)
+    milp = solve_snapshot_milp(wl, time_limit=30)
+    cpsat = solve_snapshot(wl, time_limit=20)
+    assert milp.status == cpsat.status == "optimal"
+    got = (milp.objective, milp.info["makespan"])
+    assert got == (cpsat.objective, cpsat.info["makespan"])
+    assert recomputed(wl, milp.windows) == got
