@@ -238,3 +238,48 @@ def test_cli_real_trace_with_synthetic_deadlines(
     assert f'"policy": "{policy}"' in out and '"with_deadline": 210' in out
     assert main(["check-schedule", str(flow), str(jobs), "--policy", policy]) == 0
     assert "300 jobs checked: no violations" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("iterations=-1", "iterations must be an integer >= 0"),  # rejected by the policy
+        ("iterations=x", "not a number"),  # not numeric
+        ("colour=3", "policy tabu takes iterations=VALUE"),  # unknown key
+        ("iterations", "policy tabu takes"),  # no '='
+    ],
+)
+def test_cli_bad_policy_option(option: str, message: str, tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """A bad --option is one stderr line and exit code 2."""
+    from instances import write_workload
+    from planner.cli import main
+
+    flow = tmp_path / "flow.json"
+    write_workload(Workload((Machine("m0", 1),), (j(0, 1, 5),)), flow)
+    assert main(["simulate", str(flow), "--policy", "tabu", "--option", option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+
+
+def test_cli_policy_options_reach_the_policy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Flex weights from --option: deadline-only runs the urgent long job first, shortness-only
+    the short one."""
+    from instances import write_workload
+    from planner.cli import main
+
+    flow = tmp_path / "flow.json"
+    jobs = (ClusterJob("long", 0, 1, 50, deadline=60), ClusterJob("short", 0, 1, 2, deadline=999))
+    write_workload(Workload((Machine("m0", 1),), jobs), flow)
+    first = {}
+    for weights in ("1,0,0", "0,0,1"):
+        out = tmp_path / f"{weights}.csv"
+        assert main(["simulate", str(flow), "--policy", "flex", "--option", f"weights={weights}",
+                     "-o", str(out)]) == 0  # fmt: skip
+        lines = out.read_text().splitlines()
+        col = lines[0].split(",").index("starting_time")
+        starts = {r.split(",")[0]: float(r.split(",")[col]) for r in lines[1:]}
+        first[weights] = min(starts, key=starts.__getitem__)
+    assert first == {"1,0,0": "long", "0,0,1": "short"}
