@@ -85,7 +85,8 @@ class MachineSchedule:
         t = self.profile.earliest(self.cluster.cpus[job], d, self.cluster.now)
         return t if t + d <= self.end else None
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """Recompute ``end`` and ``delayed`` from the list (after any change to it)."""
         planned, deadline = self.cluster.planned[self.m], self.deadline
         end, late = self.running_end, 0
         for job, t in zip(self.jobs, self.starts, strict=True):
@@ -101,7 +102,7 @@ class MachineSchedule:
         self.jobs.insert(k, job)
         self.starts.insert(k, t)
         self.profile.add(t, t + self.hold(job), -self.cluster.cpus[job])
-        self._refresh()
+        self.refresh()
 
     def insert(self, job: int, k: int) -> None:
         """Insert ``job`` at list position ``k``; jobs from k on are re-planned (shift right)."""
@@ -132,7 +133,7 @@ class MachineSchedule:
             t = prof.earliest(cpus[job], d, prev)
             prof.add(t, t + d, -cpus[job])
             starts[i] = prev = t
-        self._refresh()
+        self.refresh()
 
     def edf_position(self, job: int) -> int:
         """Return the index of the first job with a later deadline (EDF, Algorithm 1 line 10)."""

@@ -73,6 +73,7 @@ class EgEdf(Policy):
                     self.started_hold[job] = hold_end
                     s.running_end = max(s.running_end, hold_end)
                     cluster.start(job, s.m)
+                s.refresh()
                 s.profile.trim(now)
             if not self.dirty:
                 return

@@ -283,3 +283,30 @@ def test_cli_policy_options_reach_the_policy(
         starts = {r.split(",")[0]: float(r.split(",")[col]) for r in lines[1:]}
         first[weights] = min(starts, key=starts.__getitem__)
     assert first == {"1,0,0": "long", "0,0,1": "short"}
+
+
+def test_schedule_bookkeeping_matches_a_recount_at_every_pass() -> None:
+    """After every pass: each machine's delayed count and planned completion equal a recount
+    from its list, planned starts are >= now and non-decreasing, and the list holds no started
+    job (random workloads with deadlines, early ends and kills)."""
+
+    class Audited(Tabu):
+        def schedule(self) -> None:
+            super().schedule()
+            c = self.cluster
+            for s in self.schedules:
+                late = sum(t + c.planned[s.m][x] > self.deadline[x]
+                           for x, t in zip(s.jobs, s.starts, strict=True))  # fmt: skip
+                assert s.delayed == late
+                assert all(c.start_time[x] < 0 for x in s.jobs)
+                assert s.starts == sorted(s.starts) and all(t >= c.now for t in s.starts)
+                ends = [t + max(c.planned[s.m][x], 1) for x, t in zip(s.jobs, s.starts,
+                                                                      strict=True)]  # fmt: skip
+                running = [self.started_hold[x] for _, x in c.running[s.m]]
+                assert s.end == max(ends + running + [0]) or not (ends or running)
+
+    for seed in range(60):
+        wl = random_workload(seed)
+        rng = random.Random(seed)
+        jobs = tuple(replace(x, deadline=x.submit + rng.randint(0, 40)) for x in wl.jobs)
+        simulate(replace(wl, jobs=jobs), Audited)
