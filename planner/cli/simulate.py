@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reservations", metavar="FILE", help="write the reservation log (CSV)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
     p.add_argument("--plot", metavar="FILE.png", help="draw Gantt, queue and distributions")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a policy option, e.g. tabu: iterations=20, tabu_size=5, every=2, "
+                   "seed=3; flex: weights=2,1,1 (docs/schedule-based.md)")  # fmt: skip
     p.set_defaults(run=run)
 
 
@@ -64,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
             plot_suffix(args.plot)
         except ValueError as err:
             raise UsageError(f"planner simulate: {err}") from None
+    options = policy_options(args.policy, args.option)
     workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
     bar = None
@@ -71,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
         bar = Progress(len(workload.jobs))
     step = None if bar is None else (lambda done: bar.step(1000))
     try:
-        replay = simulate(workload, args.policy, log=log, progress=step)
+        try:
+            replay = simulate(workload, args.policy, log=log, progress=step, **options)
+        except ValueError as err:
+            if not options:
+                raise
+            raise UsageError(f"planner simulate: {err}") from None
     finally:
         if bar is not None:
             bar.close()
@@ -134,3 +143,27 @@ def print_summary(s: dict[str, Any]) -> None:
     for name, value in rows:
         print(f"{name.ljust(width)}  {value}")
     sys.stdout.flush()
+
+
+def policy_options(policy: str, items: list[str]) -> dict[str, Any]:
+    """Parse ``--option KEY=VALUE`` items (int, float, or a comma list of floats) and check them."""
+    import inspect
+
+    from planner.cluster import POLICIES
+
+    accepted = [k for k in inspect.signature(POLICIES[policy].__init__).parameters
+                if k not in ("self", "cluster", "log")]  # fmt: skip
+    out: dict[str, Any] = {}
+    for item in items:
+        key, eq, text = item.partition("=")
+        if not eq or key not in accepted:
+            takes = ", ".join(f"{k}=VALUE" for k in accepted) or "no options"
+            raise UsageError(f"planner simulate: --option {item}: policy {policy} takes {takes}")
+        try:
+            if text.lstrip("-").isdigit():
+                out[key] = int(text)
+            else:
+                out[key] = tuple(map(float, text.split(","))) if "," in text else float(text)
+        except ValueError:
+            raise UsageError(f"planner simulate: --option {item}: not a number") from None
+    return out

@@ -143,6 +143,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     study_cluster.register(ss, _number)
 
+    from planner.cli import study_schedule
+
+    study_schedule.register(ss, _number)
+
     r = ss.add_parser("reproduce", help="a named paper experiment: paper vs ours")
     r.add_argument("name", nargs="?", help="experiment name (omit to list them)")
     r.add_argument("--seed", type=_number("--seed", int, 0), help="override the default seed")
@@ -158,6 +162,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="timing only: node counts, comma-separated (default 50,100,200,300,400)")
     r.add_argument("--intervals", type=_sizes("--intervals"),
                    help="timing only: interval lengths, comma-separated (default 600,...,3600)")
+    study_schedule.reproduce_arguments(r, _number)
     r.set_defaults(run=run_reproduce)
 
     for name, helptext in (("report", "re-render the report of a study database"),
@@ -345,16 +350,24 @@ def run_list(args: argparse.Namespace) -> int:
 @_study_errors
 def run_reproduce(args: argparse.Namespace) -> int:
     """Run a named paper reproduction and print paper vs ours."""
+    from planner.cli import study_schedule
     from validation.study.reproduce import REPRODUCTIONS, reproduce
 
     if args.name is None:
         print_table(["name", "source", "what"],
-                    [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()])  # fmt: skip
+                    [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()]
+                    + [study_schedule.REPRODUCTION_ROW])  # fmt: skip
         return 0
+    if args.name == study_schedule.REPRODUCTION_ROW[0]:
+        return study_schedule.run_reproduce_egedf(args)
     if args.name not in REPRODUCTIONS:
-        hint = did_you_mean(args.name, REPRODUCTIONS)
+        names = [*REPRODUCTIONS, study_schedule.REPRODUCTION_ROW[0]]
+        hint = did_you_mean(args.name, names)
         raise UsageError(f"planner study reproduce: unknown experiment '{args.name}'{hint} "
-                         f"(choose from: {', '.join(REPRODUCTIONS)})")  # fmt: skip
+                         f"(choose from: {', '.join(names)})")  # fmt: skip
+    egedf_only = [k for k in ("jobs", "repetitions", "out") if getattr(args, k) is not None]
+    if egedf_only:
+        raise UsageError(f"planner study reproduce: --{egedf_only[0]} applies to 'egedf' only")
     options = {k: getattr(args, k) for k in ("repeats", "nodes", "intervals")}
     options = {k: v for k, v in options.items() if v is not None}
     if options and args.name != "timing":

@@ -1,0 +1,161 @@
+"""CP-SAT model of a static cluster snapshot: fewest delayed jobs, then shortest makespan.
+
+A snapshot is a :class:`~instances.workload.Workload` whose jobs are all known:
+machines with R_m CPUs and speed s_m; jobs with release r_j (``submit``),
+work w_j, R_j CPUs and an optional deadline d_j. Job j runs on one machine m
+for p_jm = ceil(w_j / s_m) seconds (the simulator's rounding; a job of length
+0 holds its CPUs for one second, as in the simulator's planning), starting at
+or after r_j, without preemption; on each machine the running jobs use at most
+R_m CPUs at every instant. Klusáček & Rudová 2008's two criteria, in
+lexicographic order: U = the number of jobs with C_j > d_j, then the makespan
+Cmax = max C_j − min r_j.
+
+Model: one optional interval per (job, suitable machine), exactly one present
+per job; a cumulative constraint per machine; C_j tied to the present interval's
+end; a Boolean late_j with C_j ≤ d_j + H · late_j. Stage 1 minimises Σ late_j;
+stage 2 fixes Σ late_j to the stage-1 value and minimises Cmax. The result is
+``optimal`` only when both stages are proven; otherwise ``feasible`` with the
+proven bounds (``bound`` is the bound on U; ``info["makespan_bound"]`` the
+stage-2 bound, given only when stage 1 was proven).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from instances.workload import Workload
+from models.backends import cpsat_solver, cpsat_status, run_cpsat
+from models.result import Result
+
+
+def snapshot_durations(workload: Workload) -> list[list[int]]:
+    """Return p[m][j] = ceil(round(w_j / s_m, 9)) (the simulator's actual durations)."""
+    return [[math.ceil(round(j.work / m.speed, 9)) for j in workload.jobs]
+            for m in workload.machines]  # fmt: skip
+
+
+def solve_snapshot(
+    workload: Workload,
+    *,
+    time_limit: float | None = 60.0,
+    threads: int = 1,
+    seed: int = 0,
+    hint: dict[str, tuple[str, int]] | None = None,
+) -> Result:
+    """Solve the snapshot lexicographically (delayed jobs, then makespan); see the module docstring.
+
+    ``hint`` (job id → (machine id, start), e.g. a heuristic's schedule) seeds
+    stage 1; it changes what is found within a time limit, never what is proven.
+
+    Returns
+    -------
+    Result
+        ``objective`` = delayed jobs of the returned schedule, ``bound`` = the
+        proven lower bound on them; ``info``: ``makespan``, ``makespan_bound``,
+        ``stage1``, ``stage2``; ``windows`` = (job id, machine id, start) per job.
+    """
+    from ortools.sat.python import cp_model
+
+    began = time.perf_counter()
+    jobs, machines = workload.jobs, workload.machines
+    if not jobs:
+        return Result("optimal", 0, 0, 0.0, "cpsat", (), {"makespan": 0, "makespan_bound": 0})
+    p = snapshot_durations(workload)
+    first = min(j.submit for j in jobs)
+    horizon = max(j.submit for j in jobs) + sum(
+        max(max(p[m][k], 1) for m in range(len(machines))) for k in range(len(jobs))
+    )
+    model = cp_model.CpModel()
+    ends, late, pres = [], [], []
+    per_machine: list[tuple[list[Any], list[int]]] = [([], []) for _ in machines]
+    for k, job in enumerate(jobs):
+        end = model.NewIntVar(job.submit, horizon, f"C{k}")
+        choices = []
+        for m, mach in enumerate(machines):
+            if mach.cpus < job.cpus:
+                continue
+            x = model.NewBoolVar(f"x{k}_{m}")
+            s = model.NewIntVar(job.submit, horizon, f"s{k}_{m}")
+            hold = max(p[m][k], 1)
+            iv = model.NewOptionalFixedSizeIntervalVar(s, hold, x, f"i{k}_{m}")
+            model.Add(end == s + p[m][k]).OnlyEnforceIf(x)
+            per_machine[m][0].append(iv)
+            per_machine[m][1].append(job.cpus)
+            choices.append((m, x, s))
+        if not choices:
+            raise ValueError(f"job {job.id} is wider than every machine")
+        model.AddExactlyOne(x for _, x, _ in choices)
+        pres.append(choices)
+        ends.append(end)
+        if job.deadline is None:
+            late.append(None)
+        else:
+            b = model.NewBoolVar(f"late{k}")
+            model.Add(end <= job.deadline).OnlyEnforceIf(b.Not())
+            late.append(b)
+    for m, (ivs, demands) in enumerate(per_machine):
+        if ivs:
+            model.AddCumulative(ivs, demands, machines[m].cpus)
+    cmax = model.NewIntVar(0, horizon, "Cmax")
+    model.AddMaxEquality(cmax, ends)
+    delayed = sum(b for b in late if b is not None)
+    if hint:
+        index = {mach.id: m for m, mach in enumerate(machines)}
+        for job, choices in zip(jobs, pres, strict=True):
+            m_hint, t_hint = hint.get(job.id, (None, None))
+            for m, x, s in choices:
+                model.AddHint(x, index.get(m_hint) == m)
+                if index.get(m_hint) == m:
+                    model.AddHint(s, t_hint)
+    model.Minimize(delayed)
+    solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
+    stage1 = cpsat_status(run_cpsat(solver, model)) or "unknown"
+    if stage1 not in ("optimal", "feasible"):
+        return Result(stage1, None, None, time.perf_counter() - began, "cpsat", (),
+                      {"stage1": stage1, "stage2": None})  # fmt: skip
+    u = _late(solver, workload, ends)
+    u_bound = math.ceil(solver.BestObjectiveBound() - 1e-9)
+    sol = _solution(solver, workload, pres)
+    info: dict[str, Any] = {"stage1": stage1, "stage2": None, "makespan_bound": None,
+                            "makespan": max(solver.Value(e) for e in ends) - first}  # fmt: skip
+    model.Add(delayed == u) if stage1 == "optimal" else model.Add(delayed <= u)
+    model.ClearHints()
+    for choices in pres:
+        for _, x, s in choices:
+            model.AddHint(x, solver.Value(x))
+            model.AddHint(s, solver.Value(s))
+    model.Minimize(cmax)
+    left = None
+    if time_limit is not None:
+        left = max(time_limit - (time.perf_counter() - began), 0.01 * time_limit)
+    solver2 = cpsat_solver(threads=threads, seed=seed, time_limit=left)
+    stage2 = cpsat_status(run_cpsat(solver2, model)) or "unknown"
+    info["stage2"] = stage2
+    if stage2 in ("optimal", "feasible"):
+        makespan = round(solver2.ObjectiveValue()) - first
+        if makespan <= info["makespan"]:
+            sol = _solution(solver2, workload, pres)
+            info["makespan"] = makespan
+            u = _late(solver2, workload, ends)
+        if stage1 == "optimal":
+            info["makespan_bound"] = math.ceil(solver2.BestObjectiveBound() - 1e-9) - first
+    status = "optimal" if stage1 == stage2 == "optimal" else "feasible"
+    return Result(status, u, u_bound, time.perf_counter() - began, "cpsat", sol, info)
+
+
+def _solution(solver: Any, workload: Workload, pres: list[list[tuple[int, Any, Any]]]
+              ) -> tuple[tuple[str, str, int], ...]:  # fmt: skip
+    out = []
+    for job, choices in zip(workload.jobs, pres, strict=True):
+        for m, x, s in choices:
+            if solver.Value(x):
+                out.append((job.id, workload.machines[m].id, int(solver.Value(s))))
+    return tuple(out)
+
+
+def _late(solver: Any, workload: Workload, ends: list[Any]) -> int:
+    """Return the jobs of the solver's schedule that end after their deadline."""
+    return sum(j.deadline is not None and solver.Value(e) > j.deadline
+               for j, e in zip(workload.jobs, ends, strict=True))  # fmt: skip

@@ -1,0 +1,160 @@
+"""Tabu search on the EG-EDF schedule (Klusáček & Rudová 2008, Algorithms 3 and 4).
+
+Jobs enter the schedule by EG-EDF (:mod:`planner.cluster.policies.egedf`);
+every ``every`` events (scheduling passes with a submission or a completion)
+the waiting part of the schedule is optimised by ``iterations`` iterations:
+
+* the **source** is the machine not in ``machines_used`` with the most delayed
+  waiting jobs (ties: the first); when every machine is used the list is
+  cleared and the iteration ends (Algorithm 3 lines 3–7);
+* its last job not in the tabu list is taken out (the jobs after it shift
+  left); when it has none, the machine joins ``machines_used`` (lines 8–12);
+* **MoveJob** (Algorithm 4) tries the machines in a random order (a seeded
+  permutation per call): the job goes into the earliest gap of the first
+  machine where a gap holds it and the AcceptanceCriterion prefers the
+  result to the current schedule; otherwise the job returns where it was;
+* the job enters the tabu list (the oldest leaves when it holds ``tabu_size``).
+
+Running jobs are never moved. Same seed, same replay.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+
+from planner.cluster.cluster import Cluster
+from planner.cluster.policies.egedf import EgEdf
+from planner.cluster.reservations import ReservationLog
+from planner.cluster.schedule import MachineSchedule, acceptance, makespan, nondelayed
+
+ITERATIONS = 10
+"""Default iterations per Tabu run (the paper does not state its value)."""
+TABU_SIZE = 10
+"""Default tabu list length."""
+EVERY = 1
+"""Default: run Tabu search at every event (a pass with a submission or a completion)."""
+
+
+class Tabu(EgEdf):
+    """EG-EDF plus periodic Tabu search over the waiting jobs.
+
+    Parameters
+    ----------
+    iterations, tabu_size, every
+        Iterations per run, tabu list length, events between runs.
+    seed
+        Seed of the machine permutations of MoveJob.
+    """
+
+    name = "tabu"
+    summary = "Tabu search (schedule-based): EG-EDF, then late jobs moved into earlier gaps"
+
+    def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None,
+                 iterations: int = ITERATIONS, tabu_size: int = TABU_SIZE, every: int = EVERY,
+                 seed: int = 0) -> None:  # fmt: skip
+        super().__init__(cluster, log=log)
+        for name, value, low in (("iterations", iterations, 0), ("tabu_size", tabu_size, 1),
+                                 ("every", every, 1)):  # fmt: skip
+            if not isinstance(value, int) or value < low:
+                raise ValueError(f"tabu: {name} must be an integer >= {low}")
+        self.iterations, self.tabu_size, self.every = iterations, tabu_size, every
+        self.rng = random.Random(seed)
+        self.events = 0
+        self.moves = 0
+        self.trace: list[tuple[object, ...]] | None = None
+        """Set to a list to record each iteration's steps (tests and debugging)."""
+        self._event = False
+
+    def submit(self, job: int) -> None:
+        """Add ``job`` by EG-EDF and count the event."""
+        super().submit(job)
+        self._event = True
+
+    def complete(self, job: int) -> None:
+        """Free the job's rest and count the event."""
+        super().complete(job)
+        self._event = True
+
+    def optimise(self) -> None:
+        """Run Tabu search every ``every`` events."""
+        if not self._event:
+            return
+        self._event = False
+        self.events += 1
+        if self.events % self.every == 0:
+            self.search(self.iterations)
+
+    def search(self, iterations: int) -> int:
+        """Run Algorithm 3 for ``iterations`` iterations; return the number of accepted moves."""
+        scheds = self.schedules
+        tabu: OrderedDict[int, None] = OrderedDict()
+        used: set[int] = set()
+        moved = 0
+        best = (makespan(scheds), nondelayed(scheds))
+        top = _top2(scheds)
+        for _ in range(iterations):
+            source = None
+            for s in scheds:
+                if s.m not in used and (source is None or s.delayed > source.delayed):
+                    source = s
+            if source is None:
+                used.clear()
+                self._note("reset")
+                continue
+            k = source.last_non_tabu(tabu)
+            if k < 0:
+                used.add(source.m)
+                self._note("used", source.m)
+                continue
+            src = source.copy()
+            job = src.remove(k)
+            others = top[0][0] if top[0][1] != source.m else top[1][0]
+            ok = self.move_job(job, source, src, best, others)
+            if ok:
+                moved += 1
+                best = (makespan(scheds), nondelayed(scheds))
+                top = _top2(scheds)
+            tabu[job] = None
+            evicted = tabu.popitem(last=False)[0] if len(tabu) > self.tabu_size else None
+            self._note("moved" if ok else "kept", source.m, job, evicted)
+        self.moves += moved
+        return moved
+
+    def _note(self, *step: object) -> None:
+        if self.trace is not None:
+            self.trace.append(step)
+
+    def move_job(self, job: int, source: MachineSchedule, src: MachineSchedule,
+                 best: tuple[int, int], others: int) -> bool:  # fmt: skip
+        """Algorithm 4: move ``job`` (already out of ``src``) into an accepted gap; True if moved.
+
+        ``best`` is the current schedule's (makespan, non-delayed jobs); ``others``
+        the latest planned completion of the machines other than ``source``.
+        """
+        scheds = self.schedules
+        end = max(others, src.end)
+        without = best[1] - (len(source.jobs) - source.delayed) + (len(src.jobs) - src.delayed)
+        if not acceptance(best, (end, without + 1)):
+            return False  # not even an on-time placement would be accepted
+        now, planned = self.cluster.now, self.cluster.planned
+        order = list(range(len(scheds)))
+        self.rng.shuffle(order)
+        for m in order:
+            s = src if m == source.m else scheds[m]
+            if s.end - now < planned[m][job] or not s.suitable(job):
+                continue
+            t = s.gap(job)
+            if t is None:
+                continue
+            on_time = t + planned[m][job] <= self.deadline[job]
+            if acceptance(best, (end, without + on_time)):
+                scheds[source.m] = src
+                s.place(job, t)
+                return True
+        return False
+
+
+def _top2(scheds: list[MachineSchedule]) -> list[tuple[int, int]]:
+    """Return the two largest (end, machine) pairs, padded with (0, -1)."""
+    return [*sorted(((s.end, s.m) for s in scheds), reverse=True), (0, -1), (0, -1)][:2]
