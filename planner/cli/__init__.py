@@ -82,10 +82,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # last resort: one line, exit 1
         if os.environ.get("PLANNER_DEBUG"):
             raise
+        if _interrupted(err):  # a Ctrl-C that a C extension turned into another error
+            print("planner: interrupted", file=sys.stderr)
+            return 130
         print(one_line(f"planner: internal error: {type(err).__name__}: {err}"), file=sys.stderr)
         return 1
     finally:
         sys.stdout = stdout
+
+
+def _interrupted(err: BaseException) -> bool:
+    """Return True when a KeyboardInterrupt stands in ``err``'s cause or context chain."""
+    seen: set[int] = set()
+    cur: BaseException | None = err
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
 
 
 class OutputError(Exception):

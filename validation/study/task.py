@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from validation.study.metrics import matches, relative_gap, sense_of
 from validation.study.spec import StudySpec, instance_seed, search_seed
-from validation.study.toolkit import SolveInterrupted, Toolkit
+from validation.study.toolkit import Toolkit
 
 FREE_START: tuple[str, ...] = ("dep", "coord")
 """Criteria whose exact optimum is taken over any integer start (docs/concepts.md): for these the
@@ -48,6 +49,15 @@ class Context:
 _WARMED: set[Any] = set()
 
 
+SOLVER_MODULES: dict[str, tuple[str, ...]] = {
+    "cpsat": ("models", "models.window.cpsat"),
+    "dp": ("models", "models.window.dp"),
+    "milp": ("models", "models.window.milp"),
+    "milp-highs": ("models", "models.window.milp"),
+}
+"""The modules each exact solver loads on its first solve."""
+
+
 def warm_up(ctx: Context) -> None:
     """Run the exact solver and every heuristic once on a two-node model, untimed.
 
@@ -62,6 +72,11 @@ def warm_up(ctx: Context) -> None:
     key = (ctx.toolkit, ctx.spec.solver, ctx.spec.threads, ctx.algorithms)
     if key in _WARMED:
         return
+    # Load the solvers' modules outside the error guards below: a Ctrl-C that lands
+    # while a C extension (OR-Tools) initialises can surface as an ImportError, which
+    # the guards would take for a failed solve, and the study would go on.
+    for module in SOLVER_MODULES.get(ctx.spec.solver, ("models",)):
+        importlib.import_module(module)
     _WARMED.add(key)
     nodes = (Node("a", 1.0, price=1.0, q=1.0), Node("b", 2.0, price=2.0, q=2.0))
     slots = (Slot("a", 0, 20), Slot("b", 2, 20))
@@ -69,7 +84,8 @@ def warm_up(ctx: Context) -> None:
         job = Job("warm-up", nodes=1, volume=4.0, criterion=crit)
         inst = Instance(nodes=nodes, slots=slots, jobs=(job,), name="warm-up",
                         horizon=(0, 20), geometry="rough")  # fmt: skip
-        with contextlib.suppress(Exception, SolveInterrupted):  # untimed and unrecorded
+        # failures are reported by the timed work; a Ctrl-C (SolveInterrupted) must stop the study
+        with contextlib.suppress(Exception):
             ctx.toolkit.solve(inst, job, crit, ctx.spec.solver, ctx.spec.time_limit,
                               ctx.spec.threads, crit in FREE_START)  # fmt: skip
         for name, served in ctx.algorithms:
