@@ -42,8 +42,7 @@ def cite(text: str) -> str:
     papers of docs/references.md is shown as ``Toporkov et al. 2012 §3.1``; text already
     in author-year form is unchanged.
     """
-    text = re.sub(r"seeds? (\d{3})", lambda m: PAPERS.get(m.group(1), m.group(0)), text)
-    return re.sub(r"SPEC §\d+", "planner (beyond the papers)", text)
+    return re.sub(r"seeds? (\d{3})", lambda m: PAPERS.get(m.group(1), m.group(0)), text)
 
 
 def _algorithms() -> None:
