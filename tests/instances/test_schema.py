@@ -7,7 +7,6 @@ integers written as ``2.0``, NaN, ``start < end``, ...) are marked
 
 from __future__ import annotations
 
-import copy
 import json
 from importlib import resources
 from typing import Any
@@ -26,6 +25,7 @@ from instances import (
     generate,
     loads_instance,
 )
+from tests.instances.mutate import with_value
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -52,17 +52,7 @@ BASE: dict[str, Any] = {
 
 def _with(path: str, value: Any) -> dict[str, Any]:
     """Return BASE with the value at ``path`` (``jobs.0.nodes``) set; ``...`` deletes it."""
-    doc = copy.deepcopy(BASE)
-    *parents, last = path.split(".")
-    target: Any = doc
-    for key in parents:
-        target = target[int(key)] if isinstance(target, list) else target[key]
-    key: Any = int(last) if isinstance(target, list) else last
-    if value is ...:
-        del target[key]
-    else:
-        target[key] = value
-    return doc
+    return with_value(BASE, path, value)
 
 
 def test_schema_is_valid_and_in_sync() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from importlib import resources
 from pathlib import Path
@@ -22,6 +21,7 @@ from instances import (
     write_workload,
 )
 from planner.cli import main
+from tests.instances.mutate import with_value
 
 BASE: dict[str, Any] = {
     "format": "planner.workload/1",
@@ -36,17 +36,7 @@ BASE: dict[str, Any] = {
 
 def _with(path: str, value: Any) -> dict[str, Any]:
     """Return BASE with the value at ``path`` (``jobs.0.cpus``) set; ``...`` deletes it."""
-    doc = copy.deepcopy(BASE)
-    *parents, last = path.split(".")
-    target: Any = doc
-    for key in parents:
-        target = target[int(key)] if isinstance(target, list) else target[key]
-    key: Any = int(last) if isinstance(target, list) else last
-    if value is ...:
-        del target[key]
-    else:
-        target[key] = value
-    return doc
+    return with_value(BASE, path, value)
 
 
 def test_reads_the_documented_example() -> None:
