@@ -21,17 +21,21 @@ def require_int(
     field: str, value: Any, minimum: int | None = None, maximum: int | None = None
 ) -> None:
     """Raise unless ``value`` is an integer (within ``[minimum, maximum]`` when given)."""
-    if maximum is not None:
-        minimum = -maximum if minimum is None else minimum
-        rule = f"must be an integer >= {num(minimum)} and <= {num(maximum)}"
-    else:
-        rule = "must be an integer" + (f" >= {minimum}" if minimum is not None else "")
+    if maximum is not None and minimum is None:
+        minimum = -maximum
     if (
         not is_int(value)
         or (minimum is not None and value < minimum)
         or (maximum is not None and value > maximum)
     ):
-        raise DataError(field, rule)
+        raise DataError(field, _int_rule(minimum, maximum))
+
+
+def _int_rule(minimum: int | None, maximum: int | None) -> str:
+    # Built only on failure: formatting the bounds dominated the cost of valid data.
+    if maximum is not None:
+        return f"must be an integer >= {num(minimum)} and <= {num(maximum)}"  # type: ignore[arg-type]
+    return "must be an integer" + (f" >= {minimum}" if minimum is not None else "")
 
 
 def require_real(
@@ -48,26 +52,34 @@ def require_real(
     ``low``/``high`` bound it inclusively (and are stated in the rule);
     ``positive`` excludes 0 when ``low`` is 0 or absent.
     """
-    rule = "must be a finite number"
-    if positive:
-        rule = "must be a finite number > 0"
-    elif nonnegative:
-        rule = "must be a finite number >= 0"
     if high is not None:
         low = low if low is not None else (0 if positive or nonnegative else -high)
-        above = "> 0" if positive and not low else f">= {num(low)}"
-        rule = f"must be a finite number {above} and <= {num(high)}"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise DataError(field, rule)
+        raise DataError(field, _real_rule(positive, nonnegative, low, high))
     try:
         number = float(value)  # an int beyond the float range overflows: not finite
     except OverflowError:
-        raise DataError(field, rule) from None
-    if not math.isfinite(number) or (positive and number <= 0) or (nonnegative and number < 0):
-        raise DataError(field, rule)
-    if (low is not None and number < low) or (high is not None and number > high):
-        raise DataError(field, rule)
+        raise DataError(field, _real_rule(positive, nonnegative, low, high)) from None
+    if (
+        not math.isfinite(number)
+        or (positive and number <= 0)
+        or (nonnegative and number < 0)
+        or (low is not None and number < low)
+        or (high is not None and number > high)
+    ):
+        raise DataError(field, _real_rule(positive, nonnegative, low, high))
     return number
+
+
+def _real_rule(positive: bool, nonnegative: bool, low: float | None, high: float | None) -> str:
+    if high is not None:
+        above = "> 0" if positive and not low else f">= {num(low)}"  # type: ignore[arg-type]
+        return f"must be a finite number {above} and <= {num(high)}"
+    if positive:
+        return "must be a finite number > 0"
+    if nonnegative:
+        return "must be a finite number >= 0"
+    return "must be a finite number"
 
 
 def require_text(field: str, value: Any) -> None:
