@@ -11,12 +11,14 @@ import argparse
 import sys
 from typing import Any
 
+DEFAULT_OUT = "study-out"
+
 
 def register(ss: Any, parser_number: Any) -> None:
     """Add ``study schedule-gap`` to the ``study`` subcommands."""
-    from validation.study.schedule_gap import POLICIES, GapSpec
+    from validation.study.schedule import POLICIES, ScheduleGapSpec
 
-    d = GapSpec()
+    d = ScheduleGapSpec()
     g = ss.add_parser("schedule-gap",
                       help="cluster policies vs the CP-SAT optimum on small snapshots")  # fmt: skip
     g.add_argument("--snapshots", type=parser_number("--snapshots", int, 1), default=d.snapshots,
@@ -25,48 +27,106 @@ def register(ss: Any, parser_number: Any) -> None:
                    help=f"jobs per snapshot (default {d.jobs})")  # fmt: skip
     g.add_argument("--machines", type=parser_number("--machines", int, 1), default=d.machines,
                    help=f"machines per snapshot (default {d.machines})")  # fmt: skip
-    g.add_argument("--interarrival", type=parser_number("--interarrival", float, 1e-9),
+    g.add_argument("--interarrival", type=parser_number("--interarrival", float, 0),
                    default=d.interarrival,
                    help=f"mean seconds between releases (default {d.interarrival:g})")  # fmt: skip
-    g.add_argument("--time-limit", type=parser_number("--time-limit", float, 0.0),
+    g.add_argument("--time-limit", type=parser_number("--time-limit", float, 0),
                    default=d.time_limit,
                    help=f"CP-SAT seconds per snapshot (default {d.time_limit:g})")  # fmt: skip
+    g.add_argument("--threads", type=parser_number("--threads", int, 1), default=d.threads,
+                   help="CP-SAT threads per snapshot (default 1)")  # fmt: skip
     g.add_argument("--seed", type=parser_number("--seed", int, 0), default=d.seed,
                    help="first snapshot seed (default 0)")  # fmt: skip
     g.add_argument("--policies", nargs="+", default=list(POLICIES), metavar="NAME",
                    help=f"default: {' '.join(POLICIES)}")  # fmt: skip
-    g.add_argument("--csv", metavar="FILE", help="write one row per snapshot and policy")
+    g.add_argument("--csv", metavar="FILE", help="also write one row per snapshot and policy")
+    g.add_argument("--db", help=f"SQLite file (default {DEFAULT_OUT}/schedule-gap.sqlite); "
+                   "reruns resume")  # fmt: skip
+    g.add_argument("--out", help=f"report directory (default {DEFAULT_OUT}/schedule-gap-HASH, "
+                   "one per study)")  # fmt: skip
+    g.add_argument("--workers", type=parser_number("--workers", int, 1),
+                   help="worker processes (default: cores // threads)")  # fmt: skip
+    g.add_argument("--executor", default="local", choices=("local", "dask"),
+                   help="where snapshots run: local processes (default) or Dask")  # fmt: skip
+    g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
+    g.add_argument("--quiet", action="store_true", help="no progress line")
     g.set_defaults(run=run_schedule_gap)
 
 
 def run_schedule_gap(args: argparse.Namespace) -> int:
-    """Run the gap study and print the table."""
-    from planner.cli.common import UsageError, choice
-    from planner.cluster import POLICIES
-    from validation.study.schedule_gap import GapSpec, render, run_gap_study, summarise, write_rows
+    """Run (or resume) the gap study, print the table, write the report (and ``--csv``)."""
+    from pathlib import Path
 
-    for p in args.policies:
-        choice("policy", p, POLICIES)
-    spec = GapSpec(args.snapshots, args.jobs, args.machines, args.interarrival, args.time_limit,
-                   args.seed, tuple(args.policies))  # fmt: skip
+    from planner import __version__
+    from planner.cli.common import UsageError
+    from validation.study import StudyError, WorkerLost, make_executor
+    from validation.study.executors import WorkerStartError, check_scheduler
+    from validation.study.report import check_out
+    from validation.study.schedule import (
+        ScheduleGapSpec,
+        ScheduleGapStore,
+        render,
+        run_schedule_gap_study,
+        statuses,
+        write_report,
+    )  # fmt: skip
+    from validation.study.schedule.markdown import default_dir
+    from validation.study.schedule.report import write_csv
 
-    def tick(k: int, res: Any) -> None:
-        print(f"snapshot {k}: {res.status}, delayed {res.objective}, makespan "
-              f"{res.info.get('makespan')} ({res.runtime:.1f} s)", file=sys.stderr)  # fmt: skip
-
-    rows, spent = run_gap_study(spec, tick)
+    name = "planner study schedule-gap"
+    try:
+        spec = ScheduleGapSpec(args.snapshots, args.jobs, args.machines, args.interarrival,
+                               args.time_limit, args.seed, tuple(args.policies),
+                               args.threads)  # fmt: skip
+        if args.scheduler is not None:
+            if args.executor != "dask":
+                raise UsageError(f"{name}: --scheduler needs --executor dask")
+            check_scheduler(args.scheduler)
+        base = Path(DEFAULT_OUT)
+        out = Path(args.out) if args.out else default_dir(base, spec, __version__)
+        db = args.db or str(base / "schedule-gap.sqlite")
+        check_out(out, spec, __version__, db)  # type: ignore[arg-type]
+        if args.db is None:
+            base.mkdir(parents=True, exist_ok=True)
+        with ScheduleGapStore(db) as store:
+            executor = make_executor(args.executor, workers=args.workers, threads=args.threads,
+                                     scheduler=args.scheduler)  # fmt: skip
+            try:
+                outcome = run_schedule_gap_study(
+                    spec, store, executor=executor, version=__version__,
+                    progress=False if args.quiet else None)  # fmt: skip
+            except (WorkerLost, WorkerStartError) as err:
+                print(f"planner study: {err}", file=sys.stderr)
+                return 1
+            except KeyboardInterrupt:
+                done = len(store.done(store.study(spec, __version__)))
+                raise KeyboardInterrupt(f"interrupted; {done} of {spec.snapshots} snapshots "
+                                        "are saved, rerun the same command to resume") from None
+            rows = store.rows(outcome.study)
+            seconds = store.seconds(outcome.study)
+            rep = write_report(rows, store.info(outcome.study), out, seconds)
+    except StudyError as err:
+        raise UsageError(f"{name}: {str(err).splitlines()[0]}") from None
     if args.csv:
         try:
-            write_rows(rows, args.csv)
+            write_csv(rows, args.csv)
         except OSError as err:
-            raise UsageError(f"planner study schedule-gap: cannot write {args.csv} "
-                             f"({err.strerror})") from None  # fmt: skip
-    proven = len({r["snapshot"] for r in rows if r["status"] == "optimal"})
+            raise UsageError(f"{name}: cannot write {args.csv} ({err.strerror})") from None
+    counts = ", ".join(f"{v} {k}" for k, v in statuses(rows).items())
     print(f"{spec.snapshots} snapshots of {spec.jobs} jobs on {spec.machines} machines "
-          f"(klusacek2008, mean inter-arrival {spec.interarrival:g} s); {proven} proven "
-          f"optimal within {spec.time_limit:g} s; CP-SAT {spent:.1f} s in total")  # fmt: skip
-    print(render(summarise(rows)))
-    return 0
+          f"({outcome.written} solved now) in {db}; CP-SAT within {spec.time_limit:g} s: "
+          f"{counts}; CP-SAT {seconds[1]:.1f} s in total")  # fmt: skip
+    print(render(rep["summary"]))
+    print(f"report: {rep['report']}")
+    code = 0
+    if rep["beats"]:
+        print(f"{name}: {rep['beats']} replay(s) beat a proven optimum or bound: the model or "
+              "the simulator is wrong", file=sys.stderr)  # fmt: skip
+        code = 1
+    if outcome.violations:
+        print(f"{name}: the checkers found {outcome.violations} violation(s)", file=sys.stderr)
+        code = 1
+    return code
 
 
 REPRODUCTION_ROW = ["egedf", "Klusáček & Rudová 2008, Figs. 1-6",

@@ -1,0 +1,82 @@
+"""The ``report.md`` text of a schedule-gap study, and the folder that identifies it.
+
+The report folder is ``study-out/schedule-gap-HASH`` by default (one per
+study, as for the slot gap study; ``docs/studies.md``), marked by
+``study.json``. See ``docs/schedule-based.md``, "Gap to the optimum".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from validation.study.report import IDENTITY_FILE, identity
+from validation.study.schedule.spec import ScheduleGapSpec
+
+
+def default_dir(base: str | Path, spec: ScheduleGapSpec, version: str) -> Path:
+    """Return the report folder of a study under ``base``: ``schedule-gap-HASH``."""
+    return Path(base) / f"schedule-gap-{identity(spec, version)['key'][:10]}"  # type: ignore[arg-type]
+
+
+def write_identity(info: Mapping[str, Any], out: Path) -> None:
+    """Write ``study.json`` (hash of the study's key, spec, version) to ``out``."""
+    ident = identity(info["spec"], info["version"])  # type: ignore[arg-type]
+    (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")
+
+
+def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
+             summary: Sequence[Mapping[str, Any]], statuses: Mapping[str, int],
+             figures: Sequence[str], seconds: tuple[float, float]) -> str:  # fmt: skip
+    """Return report.md: setting, warnings, gap table, status counts, snapshots, figures."""
+    from validation.study.schedule.report import render, snapshot_table
+
+    spec: ScheduleGapSpec = info["spec"]
+    beats = sum(s["beats_optimum"] for s in summary)
+    bad = sum(s["violations"] for s in summary) + sum(
+        r["optimum_violations"] for r in {r["snapshot"]: r for r in rows}.values())  # fmt: skip
+    lines = [
+        "# Schedule-gap study: cluster policies vs the CP-SAT optimum", "",
+        f"- {spec.snapshots} `klusacek2008` snapshots (seeds {spec.seed}.."
+        f"{spec.seed + spec.snapshots - 1}) of {spec.jobs} jobs on {spec.machines} machines, "
+        f"mean inter-arrival {spec.interarrival:g} s (Klusáček & Rudová 2008)",
+        f"- CP-SAT, lexicographic (delayed jobs, then makespan), {spec.time_limit:g} s and "
+        f"{spec.threads} thread(s) per snapshot, seeded with the best replay",
+        f"- policies: {', '.join(spec.policies)}; planner {info['version']}, study {info['id']}",
+        f"- command: `{spec.command()}`",
+        f"- timing: created {info['created']}; replays {seconds[0]:.1f} s, CP-SAT "
+        f"{seconds[1]:.1f} s in total", "",
+    ]  # fmt: skip
+    if beats:
+        lines += [f"**WARNING: {beats} replay(s) beat a proven optimum or bound. The exact "
+                  "model or the simulator is wrong; these numbers cannot be trusted.**", ""]
+    if bad:
+        lines += [f"**WARNING: the independent checkers found {bad} violation(s) (first "
+                  "violation per row in `rows.csv`).**", ""]
+    lines += [
+        "## Gap to the optimum", "",
+        "Over the snapshots CP-SAT proved optimal (both stages): extra delayed jobs U − U*, "
+        "makespan gap (C − C*) / C*, replays equal to the lexicographic optimum. A replay "
+        "\"beats a proven optimum\" when it is lexicographically better than a proven "
+        "optimum or delays fewer jobs than the proven lower bound; that must be 0. Checker "
+        "violations: the replays' schedules against `validation/cluster_check.py` (must be "
+        "0). Definitions: `docs/schedule-based.md`.", "",
+        render(summary), "",
+        "## CP-SAT status", "",
+        "A snapshot is optimal only when CP-SAT proved both stages; feasible: a schedule "
+        "without proof; unknown: none found within the time limit.", "",
+        "| " + " | ".join(statuses) + " |", "|" + " ---: |" * len(statuses),
+        "| " + " | ".join(str(v) for v in statuses.values()) + " |", "",
+        "## Snapshots", "",
+        "CP-SAT's schedule is checked by `validation/snapshot_check.py` (column `checker`); "
+        "U / C: each policy's delayed jobs and makespan (s).", "",
+        snapshot_table(rows), "",
+    ]  # fmt: skip
+    if figures:
+        lines += ["## Figure", "", *(f"![{f[:-4]}]({f})" for f in figures), ""]
+    else:
+        lines += ["The figure needs matplotlib: `pip install 'planner[plot]'`.", ""]
+    lines += ["Every row: `rows.csv` (no run times); per policy: `summary.csv`."]
+    return "\n".join(lines) + "\n"

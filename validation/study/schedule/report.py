@@ -1,0 +1,129 @@
+"""The report of a schedule-gap study: gap and status tables (Markdown, CSV) and a figure.
+
+Per policy, over the snapshots CP-SAT proved optimal: extra delayed jobs
+U − U*, makespan gap (C − C*) / C*, lexicographically optimal replays, and
+replays that beat a proven optimum (or have fewer delayed jobs than a proven
+lower bound), which must be 0 (Klusáček & Rudová 2008's criteria;
+``docs/schedule-based.md``, "Gap to the optimum"). A snapshot is called
+optimal only when CP-SAT proved both stages.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from validation.study.schedule.figure import draw
+from validation.study.schedule.store import COLUMNS
+
+SUMMARY = ("policy", "proven", "extra_delayed", "max_extra_delayed", "makespan_gap",
+           "max_makespan_gap", "optimal", "beats_optimum", "violations")  # fmt: skip
+HEADERS = ("policy", "snapshots proven", "mean extra delayed", "max extra delayed",
+           "mean makespan gap", "max makespan gap", "lexicographically optimal",
+           "beats a proven optimum", "checker violations")  # fmt: skip
+STATUSES = ("optimal", "feasible", "unknown")
+
+
+def beats(r: Mapping[str, Any]) -> bool:
+    """True when a replay is better than what CP-SAT proved (impossible for a valid model)."""
+    bound = r["delayed_bound"]
+    if bound is not None and r["delayed"] < bound:
+        return True
+    return r["status"] == "optimal" and (r["delayed"], r["makespan"]) < (
+        r["opt_delayed"], r["opt_makespan"])  # fmt: skip
+
+
+def summarise(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per policy, over the snapshots proven optimal: extra delayed jobs and makespan gap."""
+    out = []
+    for p in dict.fromkeys(r["policy"] for r in rows):
+        all_mine = [r for r in rows if r["policy"] == p]
+        mine = [r for r in all_mine if r["status"] == "optimal"]
+        n = len(mine)
+        extra = [r["delayed"] - r["opt_delayed"] for r in mine]
+        gaps = [(r["makespan"] - r["opt_makespan"]) / r["opt_makespan"] for r in mine
+                if r["opt_makespan"]]  # fmt: skip
+        lex = sum((r["delayed"], r["makespan"]) == (r["opt_delayed"], r["opt_makespan"])
+                  for r in mine)  # fmt: skip
+        out.append({"policy": p, "proven": n,
+                    "extra_delayed": sum(extra) / n if n else None,
+                    "max_extra_delayed": max(extra, default=None),
+                    "makespan_gap": sum(gaps) / len(gaps) if gaps else None,
+                    "max_makespan_gap": max(gaps, default=None), "optimal": lex,
+                    "beats_optimum": sum(beats(r) for r in all_mine),
+                    "violations": sum(r["violations"] for r in all_mine)})  # fmt: skip
+    return out
+
+
+def statuses(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Return the number of snapshots per CP-SAT status (optimal, feasible, unknown, ...)."""
+    first = {r["snapshot"]: r["status"] for r in rows}
+    counts = Counter(first.values())
+    return {s: counts.get(s, 0) for s in (*STATUSES, *sorted(set(counts) - set(STATUSES)))}
+
+
+def _f(x: Any, fmt: str) -> str:
+    return "-" if x is None else format(x, fmt)
+
+
+def render(summary: Sequence[Mapping[str, Any]]) -> str:
+    """Return the per-policy gap table as Markdown."""
+    lines = ["| " + " | ".join(HEADERS) + " |", "| --- |" + " ---: |" * (len(HEADERS) - 1)]
+    for s in summary:
+        flag = " **(!)**" if s["beats_optimum"] else ""
+        lines.append(f"| {s['policy']} | {s['proven']} | {_f(s['extra_delayed'], '.2f')} | "
+                     f"{_f(s['max_extra_delayed'], 'd')} | {_f(s['makespan_gap'], '.1%')} | "
+                     f"{_f(s['max_makespan_gap'], '.1%')} | {s['optimal']} | "
+                     f"{s['beats_optimum']}{flag} | {s['violations']} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def snapshot_table(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Return one Markdown line per snapshot: status, optimum (bound) and each policy's U / C."""
+    policies = list(dict.fromkeys(r["policy"] for r in rows))
+    lines = ["| snapshot | CP-SAT status | delayed (bound) | makespan (bound) | checker | "
+             + " | ".join(f"{p} U / C" for p in policies) + " |",
+             "| ---: | --- | ---: | ---: | ---: |" + " ---: |" * len(policies)]  # fmt: skip
+    for k in dict.fromkeys(r["snapshot"] for r in rows):
+        mine = {r["policy"]: r for r in rows if r["snapshot"] == k}
+        r = next(iter(mine.values()))
+        cells = [f"{mine[p]['delayed']} / {mine[p]['makespan']}" for p in policies]
+        lines.append(f"| {k} | {r['status']} | {_f(r['opt_delayed'], 'd')} "
+                     f"({_f(r['delayed_bound'], 'd')}) | {_f(r['opt_makespan'], 'd')} "
+                     f"({_f(r['makespan_bound'], 'd')}) | {r['optimum_violations']} | "
+                     + " | ".join(cells) + " |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path,
+              columns: Sequence[str] = tuple(n for n, _ in COLUMNS)) -> None:  # fmt: skip
+    """Write rows (default: the store's columns, no run times) as CSV."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        out = csv.DictWriter(fh, list(columns), lineterminator="\n", extrasaction="ignore")
+        out.writeheader()
+        out.writerows({k: "" if v is None else v for k, v in r.items()} for r in rows)
+
+
+def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out: str | Path,
+                 seconds: tuple[float, float] = (0.0, 0.0)) -> dict[str, Any]:  # fmt: skip
+    """Write report.md, summary.csv, rows.csv, study.json and the figure to ``out``.
+
+    Only the line starting ``- timing:`` depends on the run (creation time,
+    seconds); the rest is a function of the rows.
+    """
+    from validation.study.schedule.markdown import markdown, write_identity
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_identity(info, out)
+    summary = summarise(rows)
+    write_csv(summary, out / "summary.csv", SUMMARY)
+    write_csv(rows, out / "rows.csv")
+    figures = draw(summary, out)
+    text = markdown(info, rows, summary, statuses(rows), figures, seconds)
+    (out / "report.md").write_text(text, encoding="utf-8")
+    return {"report": str(out / "report.md"), "summary": summary, "figures": figures,
+            "beats": sum(s["beats_optimum"] for s in summary)}  # fmt: skip
