@@ -40,6 +40,7 @@ def draw(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
         tops = [scale * (s[top] or 0.0) for s in summary]
         ax.bar(x, means, color="tab:blue", label="mean")
         ax.scatter(x, tops, color="tab:red", marker="_", s=300, label="max", zorder=3)
+        ax.set_ylim(0, 1.15 * max(1.0, *tops))
         ax.set_xticks(x, policies)
         ax.set_title(title, fontsize="medium")
         ax.legend(fontsize="small")
