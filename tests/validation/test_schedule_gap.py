@@ -172,3 +172,19 @@ def test_cli_refuses_another_database(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "not a planner.schedule-gap-study/1 database" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", ["local", "dask"])
+def test_executors_store_the_same_rows(kind: str, tmp_path: Path) -> None:
+    """Two local worker processes, or a Dask local cluster, store the rows of a serial run."""
+    if kind == "dask":
+        pytest.importorskip("dask.distributed")
+    from validation.study import make_executor
+
+    spec = ScheduleGapSpec(snapshots=2, jobs=6, machines=2, policies=("easy", "egedf"))
+    rows = {}
+    for name, executor in (("serial", None), (kind, make_executor(kind, workers=2))):
+        with ScheduleGapStore(tmp_path / f"{name}.sqlite") as store:
+            out = run_schedule_gap_study(spec, store, executor=executor, progress=False)
+            rows[name] = store.rows(out.study)
+    assert rows[kind] == rows["serial"] and len(rows["serial"]) == 4
