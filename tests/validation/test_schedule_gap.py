@@ -107,6 +107,15 @@ def test_report_flags_a_replay_that_beats_a_proven_optimum(tmp_path: Path) -> No
     assert "| easy | 1 |" in render(summarise(forged)) and "1 **(!)**" in text
 
 
+def test_one_run_per_database(tmp_path: Path) -> None:
+    """While a store is open for a run, a second one on the same file is refused; once
+    closed, the file opens again."""
+    path = tmp_path / "gap.sqlite"
+    with ScheduleGapStore(path), pytest.raises(StudyError, match="another planner study"):
+        ScheduleGapStore(path)
+    ScheduleGapStore(path).close()
+
+
 def _info(spec: ScheduleGapSpec) -> dict:
     return {"id": 1, "spec": spec, "version": "test", "created": "now"}
 

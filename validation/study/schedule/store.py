@@ -4,7 +4,9 @@ Format ``planner.schedule-gap-study/1``, with the guarantees of the other
 study stores (``docs/studies.md``): a snapshot's rows and its ``done`` record
 (which holds the run times, so the rows hold none) are written in one
 transaction, so a study killed at any point (``kill -9`` included) keeps only
-whole snapshots, and rerunning the same command solves only the others.
+whole snapshots, and rerunning the same command solves only the others. An
+open store holds the slot study's run lock (``DB.lock``), so two runs never
+write one database at once.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.spec import StudyError
+from validation.study.store import _RunLock
 
 FORMAT = "planner.schedule-gap-study/1"
 
@@ -48,9 +51,18 @@ class ScheduleGapStore:
         self.path = str(path)
         if Path(self.path).is_dir():
             raise StudyError(f"{self.path}: cannot use the database (a directory)")
-        fmt = None
+        self._lock = _RunLock.acquire(self.path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None)
+            self._open()
+        except BaseException:
+            if self._lock is not None:
+                self._lock.release()
+            raise
+
+    def _open(self) -> None:
+        fmt = None
+        try:
             tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
             if not tables:
                 marker = f"INSERT INTO meta VALUES ('format', '{FORMAT}');"
@@ -59,6 +71,7 @@ class ScheduleGapStore:
             if "meta" in tables:
                 fmt = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.DatabaseError as err:
+            self.db.close()
             raise StudyError(f"{self.path}: not a {FORMAT} database ({err})") from None
         if fmt is None or fmt[0] != FORMAT:
             self.db.close()
@@ -66,8 +79,11 @@ class ScheduleGapStore:
             raise StudyError(f"{self.path}: not a {FORMAT} database ({found})")
 
     def close(self) -> None:
-        """Close the connection."""
+        """Close the connection and release the run lock."""
         self.db.close()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> ScheduleGapStore:
         return self
