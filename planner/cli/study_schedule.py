@@ -40,8 +40,8 @@ def register(ss: Any, parser_number: Any) -> None:
     g.add_argument("--policies", nargs="+", default=list(POLICIES), metavar="NAME",
                    help=f"default: {' '.join(POLICIES)}")  # fmt: skip
     g.add_argument("--csv", metavar="FILE", help="also write one row per snapshot and policy")
-    g.add_argument("--db", help=f"SQLite file (default {DEFAULT_OUT}/schedule-gap.sqlite); "
-                   "reruns resume")  # fmt: skip
+    g.add_argument("--db", help="SQLite file (default: OUT/schedule-gap.sqlite, "
+                   f"{DEFAULT_OUT}/schedule-gap.sqlite without --out); reruns resume")  # fmt: skip
     g.add_argument("--out", help=f"report directory (default {DEFAULT_OUT}/schedule-gap-HASH, "
                    "one per study)")  # fmt: skip
     g.add_argument("--workers", type=parser_number("--workers", int, 1),
@@ -82,8 +82,8 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
             if args.executor != "dask":
                 raise UsageError(f"{name}: --scheduler needs --executor dask")
             check_scheduler(args.scheduler)
-        base = Path(DEFAULT_OUT)
-        out = Path(args.out) if args.out else default_dir(base, spec, __version__)
+        base = Path(args.out or DEFAULT_OUT)
+        out = base if args.out else default_dir(base, spec, __version__)
         db = args.db or str(base / "schedule-gap.sqlite")
         check_out(out, spec, __version__, db)  # type: ignore[arg-type]
         if args.db is None:
