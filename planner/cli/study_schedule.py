@@ -82,6 +82,9 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
             if args.executor != "dask":
                 raise UsageError(f"{name}: --scheduler needs --executor dask")
             check_scheduler(args.scheduler)
+        if args.csv and (Path(args.csv).is_dir() or not Path(args.csv).parent.is_dir()):
+            raise UsageError(f"{name}: cannot write {args.csv} (not a file in an existing "
+                             "directory)")  # fmt: skip
         base = Path(args.out or DEFAULT_OUT)
         out = base if args.out else default_dir(base, spec, __version__)
         db = args.db or str(base / "schedule-gap.sqlite")

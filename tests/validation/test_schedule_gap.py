@@ -159,6 +159,7 @@ def test_cli_writes_report_and_csv_and_resumes(
         (["--interarrival", "x"], "--interarrival must be a number"),  # not a number
         (["--scheduler", "x:1"], "--scheduler needs --executor dask"),  # Dask option alone
         (["--executor", "mpi"], "invalid choice: 'mpi'"),  # unknown executor
+        (["--csv", "no/such/dir/rows.csv"], "cannot write no/such/dir/rows.csv"),  # no folder
     ],
 )
 def test_cli_bad_options_exit_2_with_one_line(

@@ -1,4 +1,9 @@
-"""Run a schedule-gap study: skip the snapshots already stored, solve the rest, store each."""
+"""Run a schedule-gap study: skip the snapshots already stored, solve the rest, store each.
+
+As the runners of the slot and cluster studies (``docs/studies.md``); the
+study itself is described in ``docs/schedule-based.md``, "Gap to the optimum"
+(Klusáček & Rudová 2008's policies against the CP-SAT optimum).
+"""
 
 from __future__ import annotations
 
