@@ -78,6 +78,14 @@ def test_no_command_is_one_line_of_usage(
     assert "choose from" in captured.err
 
 
+def test_missing_study_subcommand_names_them_all(capsys: pytest.CaptureFixture[str]) -> None:
+    """``planner study`` alone lists every study subcommand the parser knows, none forgotten."""
+    assert main(["study"]) == 2
+    err = capsys.readouterr().err
+    for name in ("gap", "cluster", "schedule-gap", "reproduce", "report", "export", "list"):
+        assert f" {name}," in err or f" {name};" in err
+
+
 def test_missing_file(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
     """A missing instance file: exit 2 and one line naming it."""
     path = tmp_path / "nope.json"

@@ -106,8 +106,8 @@ def _sizes(kind: str) -> Any:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``study`` command and its subcommands."""
     p = sub.add_parser("study", help="optimality-gap studies and paper reproductions")
-    p.set_defaults(run=lambda args: _missing_subcommand())
     ss = p.add_subparsers(dest="study_command", metavar="SUBCOMMAND", parser_class=_Parser)
+    p.set_defaults(run=lambda args: _missing_subcommand(list(ss.choices)))
 
     g = ss.add_parser(
         "gap", help="every heuristic against the exact optimum (no arguments: quick default)",
@@ -180,9 +180,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         e.set_defaults(run={"report": run_report, "export": run_export, "list": run_list}[name])
 
 
-def _missing_subcommand() -> int:
-    raise UsageError("planner study: missing SUBCOMMAND (choose from: gap, reproduce, report, "
-                     "export, list; see planner study --help)")  # fmt: skip
+def _missing_subcommand(names: list[str]) -> int:
+    raise UsageError(f"planner study: missing SUBCOMMAND (choose from: {', '.join(names)}; "
+                     "see planner study --help)")  # fmt: skip
 
 
 def _study_errors(fn: Any) -> Any:
