@@ -82,6 +82,42 @@ def measure(
     return avg
 
 
+def measure_readings(seed: int, runs: int, params: dict[str, float]) -> dict[str, list[Any]]:
+    """Return the rows of the cut table (CSA) and the minProcTime table, on the same instances."""
+    from instances import generate
+    from validation.study.reproduce.cuts import CUTS, alternatives_by_job
+    from validation.study.reproduce.random_window import READINGS as RANDOM
+    from validation.study.reproduce.random_window import min_proc_time
+
+    ref = reference(NAME)
+    cut: dict[str, dict[str, list[float]]] = {c: {} for c in CUTS}
+    proc: dict[str, dict[str, list[float]]] = {r: {} for r in RANDOM}
+    for r in range(runs):
+        inst = generate(ref["family"], instance_seed(seed, r), **params)
+        job = inst.jobs[0]
+        for c in CUTS:
+            alts = alternatives_by_job(inst, "amp", c)[job.id]
+            cut[c].setdefault("alternatives", []).append(len(alts))
+            for m in METRICS:
+                if alts:
+                    cut[c].setdefault(m, []).append(min(w.metric(m) for w in alts))
+        for reading in RANDOM:
+            w = min_proc_time(inst, job, reading, instance_seed(seed + 1, r))
+            if w is not None:
+                for m in METRICS:
+                    proc[reading].setdefault(m, []).append(w.metric(m))
+    rows: dict[str, list[Any]] = {}
+    for c, d in cut.items():
+        rows["cut", c] = [CUTS[c], *(mean(d.get(m, [])) for m in CUT_COLUMNS)]
+    for reading, d in proc.items():
+        rows["proc", reading] = [RANDOM[reading], *(mean(d.get(m, [])) for m in PROC_COLUMNS)]
+    return rows
+
+
+CUT_COLUMNS = ("alternatives", "runtime", "finish", "proc_time", "cost")
+PROC_COLUMNS = ("start", "runtime", "finish", "proc_time", "cost")
+
+
 def _claims(a: dict[str, dict[str, Any]]) -> list[Any]:
     cost_run = a["min_cost"]
     span = None if cost_run["finish"] is None else cost_run["finish"] - cost_run["start"]
@@ -129,5 +165,15 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                               paper(ref, "csa", "alternatives")]]  # fmt: skip
     rows += [[k, *_claims(v)] for k, v in results.items()]
     cmp.table("the claims under each reading of job length and price", head, rows)
+    extra = measure_readings(seed, runs, READINGS[DEFAULT_READING])
+    rows = [["paper", *(paper(ref, "csa", m) for m in CUT_COLUMNS)]]
+    rows += [v for k, v in extra.items() if k[0] == "cut"]
+    cmp.table("CSA under each reading of how an alternative is cut from the slot list",
+              ["cut", "CSA alternatives", *(f"CSA {m}" for m in CUT_COLUMNS[1:])],
+              rows)  # fmt: skip
+    rows = [["paper", *(paper(ref, "min_proc_time", m) for m in PROC_COLUMNS)]]
+    rows += [v for k, v in extra.items() if k[0] == "proc"]
+    cmp.table("minProcTime under each reading of its random window",
+              ["random window", *(f"minProcTime {m}" for m in PROC_COLUMNS)], rows)  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp
