@@ -64,3 +64,21 @@ def test_random_window_readings() -> None:
         assert w is not None and check_window(inst, job, w) == []
     last = min_proc_time(inst, job, "last", 7)
     assert last is not None and last.start >= used.start
+
+
+def test_reproductions_pass_their_readings_not_the_family_defaults() -> None:
+    """The readings of docs/families.md's table are passed explicitly, and timing shares aep's.
+
+    The toporkov2011/2012/2018 defaults serve benchmarks and gap studies and
+    differ from these readings; a reproduction must not depend on them.
+    """
+    from instances import FAMILIES
+    from validation.study.reproduce import aep_criteria, amp_vs_alp
+    from validation.study.reproduce.common import reference
+
+    aep = aep_criteria.READINGS[aep_criteria.DEFAULT_READING]
+    assert aep == {"volume": 300.0, "unit_price": 1.0} == reference("timing")["params"]
+    for name in ("maxq", "dep-coord"):
+        assert reference(name)["params"]["unit_price"] == pytest.approx(644 / (800 * 7), abs=1e-3)
+    assert amp_vs_alp.DEFAULT_READING == "min_performance"
+    assert "price_cap" in FAMILIES["toporkov2011"].defaults  # passed by amp_vs_alp.measure

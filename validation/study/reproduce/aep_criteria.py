@@ -24,6 +24,7 @@ Open settings, read from the paper's own numbers (``docs/reproductions.md``):
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from validation.study.reproduce.common import Comparison, citation, mean, paper, reference
@@ -82,7 +83,9 @@ def measure(
     return avg
 
 
-def measure_readings(seed: int, runs: int, params: dict[str, float]) -> dict[str, list[Any]]:
+def measure_readings(
+    seed: int, runs: int, params: dict[str, float]
+) -> dict[tuple[str, str], list[Any]]:
     """Return the rows of the cut table (CSA) and the minProcTime table, on the same instances."""
     from instances import generate
     from validation.study.reproduce.cuts import CUTS, alternatives_by_job
@@ -92,11 +95,14 @@ def measure_readings(seed: int, runs: int, params: dict[str, float]) -> dict[str
     ref = reference(NAME)
     cut: dict[str, dict[str, list[float]]] = {c: {} for c in CUTS}
     proc: dict[str, dict[str, list[float]]] = {r: {} for r in RANDOM}
+    cut["free"] = {}  # the library's cut, but AMP without the budget S
     for r in range(runs):
         inst = generate(ref["family"], instance_seed(seed, r), **params)
         job = inst.jobs[0]
-        for c in CUTS:
-            alts = alternatives_by_job(inst, "amp", c)[job.id]
+        free = dataclasses.replace(inst, jobs=(dataclasses.replace(job, budget=None),))
+        for c in cut:
+            alts = alternatives_by_job(*((free, "amp") if c == "free" else (inst, "amp", c)))
+            alts = alts[job.id]
             cut[c].setdefault("alternatives", []).append(len(alts))
             for m in METRICS:
                 if alts:
@@ -106,9 +112,10 @@ def measure_readings(seed: int, runs: int, params: dict[str, float]) -> dict[str
             if w is not None:
                 for m in METRICS:
                     proc[reading].setdefault(m, []).append(w.metric(m))
-    rows: dict[str, list[Any]] = {}
+    rows: dict[tuple[str, str], list[Any]] = {}
     for c, d in cut.items():
-        rows["cut", c] = [CUTS[c], *(mean(d.get(m, [])) for m in CUT_COLUMNS)]
+        label = CUTS.get(c, "cut per node as used, AMP without the budget S")
+        rows["cut", c] = [label, *(mean(d.get(m, [])) for m in CUT_COLUMNS)]
     for reading, d in proc.items():
         rows["proc", reading] = [RANDOM[reading], *(mean(d.get(m, [])) for m in PROC_COLUMNS)]
     return rows
