@@ -82,3 +82,21 @@ def test_reproductions_pass_their_readings_not_the_family_defaults() -> None:
         assert reference(name)["params"]["unit_price"] == pytest.approx(644 / (800 * 7), abs=1e-3)
     assert amp_vs_alp.DEFAULT_READING == "min_performance"
     assert "price_cap" in FAMILIES["toporkov2011"].defaults  # passed by amp_vs_alp.measure
+
+
+def test_evenly_spaced_keeps_the_tasks_and_equalises_the_gaps() -> None:
+    """Tasks of 10 and 20 on [0, 100): free 70, three gaps of 23.3 → busy [23, 33), [57, 77)."""
+    from instances import Busy
+    from validation.study.reproduce.layout import evenly_spaced
+
+    inst = Instance(
+        nodes=(Node("a", 1.0, price=1.0),),
+        jobs=(Job("j", nodes=1, volume=5.0, budget=100),),
+        horizon=(0, 100),
+        busy=(Busy("a", 50, 70), Busy("a", 10, 20)),
+    )
+    even = evenly_spaced(inst)
+    assert [(b.start, b.end) for b in even.busy] == [(23, 33), (57, 77)]
+    assert [(s.start, s.end) for s in even.slots] == [(0, 23), (33, 57), (77, 100)]
+    with pytest.raises(ValueError, match="busy intervals"):
+        evenly_spaced(_three_nodes())

@@ -89,6 +89,7 @@ def measure_readings(
     """Return the rows of the cut table (CSA) and the minProcTime table, on the same instances."""
     from instances import generate
     from validation.study.reproduce.cuts import CUTS, alternatives_by_job
+    from validation.study.reproduce.layout import evenly_spaced
     from validation.study.reproduce.random_window import READINGS as RANDOM
     from validation.study.reproduce.random_window import min_proc_time
 
@@ -96,12 +97,17 @@ def measure_readings(
     cut: dict[str, dict[str, list[float]]] = {c: {} for c in CUTS}
     proc: dict[str, dict[str, list[float]]] = {r: {} for r in RANDOM}
     cut["free"] = {}  # the library's cut, but AMP without the budget S
+    cut["even"] = {}  # the library's cut, the same local tasks at equal gaps
     for r in range(runs):
         inst = generate(ref["family"], instance_seed(seed, r), **params)
         job = inst.jobs[0]
-        free = dataclasses.replace(inst, jobs=(dataclasses.replace(job, budget=None),))
+        other = {
+            "free": dataclasses.replace(inst, jobs=(dataclasses.replace(job, budget=None),)),
+            "even": evenly_spaced(inst),
+        }
         for c in cut:
-            alts = alternatives_by_job(*((free, "amp") if c == "free" else (inst, "amp", c)))
+            alts = alternatives_by_job(other[c], "amp") if c in other else (
+                alternatives_by_job(inst, "amp", c))
             alts = alts[job.id]
             cut[c].setdefault("alternatives", []).append(len(alts))
             for m in METRICS:
@@ -114,13 +120,17 @@ def measure_readings(
                     proc[reading].setdefault(m, []).append(w.metric(m))
     rows: dict[tuple[str, str], list[Any]] = {}
     for c, d in cut.items():
-        label = CUTS.get(c, "cut per node as used, AMP without the budget S")
+        label = CUTS.get(c) or LAYOUTS[c]
         rows["cut", c] = [label, *(mean(d.get(m, [])) for m in CUT_COLUMNS)]
     for reading, d in proc.items():
         rows["proc", reading] = [RANDOM[reading], *(mean(d.get(m, [])) for m in PROC_COLUMNS)]
     return rows
 
 
+LAYOUTS = {
+    "free": "cut per node as used, AMP without the budget S",
+    "even": "cut per node as used, each node's local tasks at equal gaps",
+}
 CUT_COLUMNS = ("alternatives", "runtime", "finish", "proc_time", "cost")
 PROC_COLUMNS = ("start", "runtime", "finish", "proc_time", "cost")
 
@@ -175,7 +185,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     extra = measure_readings(seed, runs, READINGS[DEFAULT_READING])
     rows = [["paper", *(paper(ref, "csa", m) for m in CUT_COLUMNS)]]
     rows += [v for k, v in extra.items() if k[0] == "cut"]
-    cmp.table("CSA under each reading of how an alternative is cut from the slot list",
+    cmp.table("CSA under each reading of the cut, the budget and the load layout",
               ["cut", "CSA alternatives", *(f"CSA {m}" for m in CUT_COLUMNS[1:])],
               rows)  # fmt: skip
     rows = [["paper", *(paper(ref, "min_proc_time", m) for m in PROC_COLUMNS)]]
