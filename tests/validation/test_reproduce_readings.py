@@ -100,3 +100,17 @@ def test_evenly_spaced_keeps_the_tasks_and_equalises_the_gaps() -> None:
     assert [(s.start, s.end) for s in even.slots] == [(0, 23), (33, 57), (77, 100)]
     with pytest.raises(ValueError, match="busy intervals"):
         evenly_spaced(_three_nodes())
+
+
+def test_swap_readings() -> None:
+    """The 2015 test is the library's minRuntime/minFinish; the 2012 test gives feasible windows."""
+    from validation.study.reproduce.swap_budget import swap_window
+
+    inst = generate("toporkov2012", 2, nodes=20, interval=300, volume=300.0, unit_price=1.0)
+    job = inst.jobs[0]
+    for metric, name in (("runtime", "min_runtime"), ("finish", "min_finish")):
+        assert swap_window(inst, job, metric, "2015") == search(inst, job, name)
+        w = swap_window(inst, job, metric, "2012")
+        assert w is not None and check_window(inst, job, w) == []
+    with pytest.raises(ValueError, match="unknown reading"):
+        swap_window(inst, job, "runtime", "2013")

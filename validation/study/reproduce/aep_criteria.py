@@ -92,6 +92,8 @@ def measure_readings(
     from validation.study.reproduce.layout import evenly_spaced
     from validation.study.reproduce.random_window import READINGS as RANDOM
     from validation.study.reproduce.random_window import min_proc_time
+    from validation.study.reproduce.swap_budget import READINGS as SWAPS
+    from validation.study.reproduce.swap_budget import swap_window
 
     ref = reference(NAME)
     cut: dict[str, dict[str, list[float]]] = {c: {} for c in CUTS}
@@ -118,7 +120,20 @@ def measure_readings(
             if w is not None:
                 for m in METRICS:
                     proc[reading].setdefault(m, []).append(w.metric(m))
+    swap: dict[str, dict[str, list[float]]] = {}
+    for r in range(runs):
+        inst = generate(ref["family"], instance_seed(seed, r), **params)
+        for reading in SWAPS:
+            for name, metric in (("min_runtime", "runtime"), ("min_finish", "finish")):
+                w = swap_window(inst, inst.jobs[0], metric, reading)
+                if w is not None:
+                    for m in SWAP_COLUMNS:
+                        swap.setdefault(f"{reading} {name}", {}).setdefault(m, []).append(
+                            w.metric(m))
     rows: dict[tuple[str, str], list[Any]] = {}
+    for k, d in swap.items():
+        reading, name = k.split()
+        rows["swap", k] = [SWAPS[reading], name, *(mean(d.get(m, [])) for m in SWAP_COLUMNS)]
     for c, d in cut.items():
         label = CUTS.get(c) or LAYOUTS[c]
         rows["cut", c] = [label, *(mean(d.get(m, [])) for m in CUT_COLUMNS)]
@@ -132,6 +147,7 @@ LAYOUTS = {
     "even": "cut per node as used, each node's local tasks at equal gaps",
 }
 CUT_COLUMNS = ("alternatives", "runtime", "finish", "proc_time", "cost")
+SWAP_COLUMNS = ("start", "runtime", "finish", "proc_time", "cost")
 PROC_COLUMNS = ("start", "runtime", "finish", "proc_time", "cost")
 
 
@@ -188,6 +204,11 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     cmp.table("CSA under each reading of the cut, the budget and the load layout",
               ["cut", "CSA alternatives", *(f"CSA {m}" for m in CUT_COLUMNS[1:])],
               rows)  # fmt: skip
+    rows = [["paper", name, *(paper(ref, name, m) for m in SWAP_COLUMNS)]
+            for name in ("min_runtime", "min_finish")]
+    rows += [v for k, v in extra.items() if k[0] == "swap"]
+    cmp.table("minRuntime and minFinish under each reading of the swap's budget test",
+              ["swap test", "algorithm", *SWAP_COLUMNS], rows)  # fmt: skip
     rows = [["paper", *(paper(ref, "min_proc_time", m) for m in PROC_COLUMNS)]]
     rows += [v for k, v in extra.items() if k[0] == "proc"]
     cmp.table("minProcTime under each reading of its random window",
