@@ -21,7 +21,8 @@ Choices where the paper is silent (documented in the README's "Instance families
   performance P and ``performance_max``; ``min_performance``
   ``money_unit * 1.7^P``, the market price of a node of performance P
   (Toporkov et al. 2011 §6 ties C to P: together they set "the minimum acceptable
-  price/quality"); ``dearest`` 1.25 times that; its budget is
+  price/quality"; the ``amp-vs-alp`` reproduction passes this reading,
+  docs/reproductions.md); ``dearest`` 1.25 times that; its budget is
   AMP's S = k·C·V·n of Toporkov et al. 2011 §6 (``budget_factor`` k, default 1: no
   explicit budget, so docs/concepts.md derives S = floor(C·V·n)).
 """

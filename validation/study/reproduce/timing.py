@@ -61,10 +61,12 @@ def column(seed: int, runs: int, repeats: int, params: dict[str, Any]) -> dict[s
     """Return one table column: mean ms per algorithm, alternatives, CSA per alt, slots."""
     from instances import generate
     from planner import find_alternatives, search
+    from validation.study.reproduce.cuts import alternatives_by_job
 
     ref = reference(NAME)
     ms: dict[str, list[float]] = {a: [] for a in ALGORITHMS}
     alts: list[float] = []
+    rect: list[float] = []  # untimed: the count under the rectangle cut (docs/reproductions.md)
     slots: list[float] = []
     for r in range(runs):
         inst = generate(ref["family"], instance_seed(seed, r), **{**ref["params"], **params})
@@ -73,8 +75,10 @@ def column(seed: int, runs: int, repeats: int, params: dict[str, Any]) -> dict[s
         for a in ALGORITHMS:
             ms[a].append(timed(lambda a=a, i=inst, j=job: search(i, j, a), repeats)[0])
         alts.append(len(find_alternatives(inst, "amp")))
+        rect.append(len(alternatives_by_job(inst, "amp", "rectangle")[job.id]))
     out: dict[str, Any] = {a: mean(v) for a, v in ms.items()}
     out["alternatives"] = mean(alts)
+    out["alternatives_rectangle_cut"] = mean(rect)
     out["slots"] = mean(slots)
     out["csa_per_alt"] = out["csa"] / out["alternatives"] if out["alternatives"] else None
     return out
@@ -153,7 +157,8 @@ def run(
                                              intervals, p_int, "interval")):  # fmt: skip
         head = [label, *(str(x) for x in xs)]
         rows: list[list[Any]] = []
-        keys = (*(("slots",) if label == "interval" else ()), "alternatives", "csa_per_alt",
+        keys = (*(("slots",) if label == "interval" else ()), "alternatives",
+                "alternatives_rectangle_cut", "csa_per_alt",
                 *ALGORITHMS)  # fmt: skip
         for k in keys:
             vals = paper_t[k]["values"] if k in paper_t else None

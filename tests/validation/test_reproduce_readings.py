@@ -1,0 +1,116 @@
+"""The alternative readings measured in the amp-vs-alp and aep-criteria sensitivity tables."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+
+from instances import Instance, Job, Node, Slot, generate
+from planner import search
+from validation import check_alternatives, check_window
+from validation.study.reproduce.cuts import alternatives_by_job
+from validation.study.reproduce.random_window import READINGS, min_proc_time
+
+
+def _three_nodes() -> Instance:
+    """a (p 1, task 10, cost 10), b (p 2, task 5, cost 5), c (p 2, cost 15), all free [0, 20)."""
+    nodes = (Node("a", 1.0, price=1.0), Node("b", 2.0, price=1.0), Node("c", 2.0, price=3.0))
+    slots = tuple(Slot(k, 0, 20) for k in "abc")
+    return Instance(nodes=nodes, slots=slots, jobs=(Job("j", nodes=2, volume=10.0, budget=1000),))
+
+
+@pytest.mark.parametrize(
+    ("cut", "starts"),
+    [
+        # {a, b} at 0 leaves a [10, 20), b [5, 20): {b, c} at 5, {a, b} at 10, {b, c} at 15
+        ("task", [0, 5, 10, 15]),
+        # [0, 10) cut from a and b alike: c alone until 10, then {a, b} at 10 empties them
+        ("rectangle", [0, 10]),
+        # a and b removed whole: c alone
+        ("slot", [0]),
+    ],
+)
+def test_cut_readings_on_a_hand_instance(cut: str, starts: list[int]) -> None:
+    """Each cut reading gives the hand-derived AMP alternatives, disjoint in processor time."""
+    inst = _three_nodes()
+    found = alternatives_by_job(inst, "amp", cut)["j"]
+    assert [w.start for w in found] == starts
+    assert found[0].nodes == ("a", "b")
+    spans = sorted((p.node, p.start, p.end) for w in found for p in w.placements)
+    assert all(x[0] != y[0] or x[2] <= y[1] for x, y in pairwise(spans))
+    if cut == "task":  # the library's rule: the independent checker replays it
+        assert check_alternatives(inst, found) == []
+
+
+def test_cut_readings_order_the_counts_on_a_generated_instance() -> None:
+    """Cutting more time per window never finds more alternatives: task ≥ rectangle ≥ slot."""
+    inst = generate("toporkov2012", 1, nodes=20, interval=300, volume=300.0, unit_price=1.0)
+    cuts = ("task", "rectangle", "slot")
+    counts = [len(alternatives_by_job(inst, "amp", c)["job1"]) for c in cuts]
+    assert counts[0] >= counts[1] >= counts[2] >= 1
+    with pytest.raises(ValueError, match="unknown cut"):
+        alternatives_by_job(inst, "amp", "half")
+
+
+def test_random_window_readings() -> None:
+    """The used reading is the library's min_proc_time; every reading's window fits S."""
+    inst = generate("toporkov2012", 2, nodes=20, interval=300, volume=300.0, unit_price=1.0)
+    job = inst.jobs[0]
+    used = min_proc_time(inst, job, "repair", 7)
+    assert used is not None and used == search(inst, job, "min_proc_time", seed=7)
+    for reading in READINGS:
+        w = min_proc_time(inst, job, reading, 7)
+        assert w is not None and check_window(inst, job, w) == []
+    last = min_proc_time(inst, job, "last", 7)
+    assert last is not None and last.start >= used.start
+
+
+def test_reproductions_pass_their_readings_not_the_family_defaults() -> None:
+    """The readings of docs/families.md's table are passed explicitly, and timing shares aep's.
+
+    The toporkov2011/2012/2018 defaults serve benchmarks and gap studies and
+    differ from these readings; a reproduction must not depend on them.
+    """
+    from instances import FAMILIES
+    from validation.study.reproduce import aep_criteria, amp_vs_alp
+    from validation.study.reproduce.common import reference
+
+    aep = aep_criteria.READINGS[aep_criteria.DEFAULT_READING]
+    assert aep == {"volume": 300.0, "unit_price": 1.0} == reference("timing")["params"]
+    for name in ("maxq", "dep-coord"):
+        assert reference(name)["params"]["unit_price"] == pytest.approx(644 / (800 * 7), abs=1e-3)
+    assert amp_vs_alp.DEFAULT_READING == "min_performance"
+    assert "price_cap" in FAMILIES["toporkov2011"].defaults  # passed by amp_vs_alp.measure
+
+
+def test_evenly_spaced_keeps_the_tasks_and_equalises_the_gaps() -> None:
+    """Tasks of 10 and 20 on [0, 100): free 70, three gaps of 23.3 → busy [23, 33), [57, 77)."""
+    from instances import Busy
+    from validation.study.reproduce.layout import evenly_spaced
+
+    inst = Instance(
+        nodes=(Node("a", 1.0, price=1.0),),
+        jobs=(Job("j", nodes=1, volume=5.0, budget=100),),
+        horizon=(0, 100),
+        busy=(Busy("a", 50, 70), Busy("a", 10, 20)),
+    )
+    even = evenly_spaced(inst)
+    assert [(b.start, b.end) for b in even.busy] == [(23, 33), (57, 77)]
+    assert [(s.start, s.end) for s in even.slots] == [(0, 23), (33, 57), (77, 100)]
+    with pytest.raises(ValueError, match="busy intervals"):
+        evenly_spaced(_three_nodes())
+
+
+def test_swap_readings() -> None:
+    """The 2015 test is the library's minRuntime/minFinish; the 2012 test gives feasible windows."""
+    from validation.study.reproduce.swap_budget import swap_window
+
+    inst = generate("toporkov2012", 2, nodes=20, interval=300, volume=300.0, unit_price=1.0)
+    job = inst.jobs[0]
+    for metric, name in (("runtime", "min_runtime"), ("finish", "min_finish")):
+        assert swap_window(inst, job, metric, "2015") == search(inst, job, name)
+        w = swap_window(inst, job, metric, "2012")
+        assert w is not None and check_window(inst, job, w) == []
+    with pytest.raises(ValueError, match="unknown reading"):
+        swap_window(inst, job, "runtime", "2013")
