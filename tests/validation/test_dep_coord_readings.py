@@ -124,6 +124,21 @@ def test_history_layout_keeps_the_interval_end_as_an_edge() -> None:
     assert any(p.slot_start < 0 for p in w.placements) and w.near_distance > 0
 
 
+def test_error_and_orderings_against_the_paper_s_own_table() -> None:
+    """The paper's Table 1 has mean relative error 0 and both orderings; raising COORD's far
+    distance from 52 to 160 adds |160 - 52| / 52 / 12 = 0.173 and breaks the far ordering
+    (COORD above MultipleBest's 159) but not the near one."""
+    ref = reference("dep-coord")
+    table = {f"{a} {q}": ref["paper"][a][f"{q}_distance"]["value"]
+             for a in dep_coord.ALGORITHMS for q in ("near", "far")}  # fmt: skip
+    assert dep_coord.rel_error(table, ref) == 0 and dep_coord.orderings(table) == "yes/yes"
+    table["coord far"] = 160
+    assert dep_coord.rel_error(table, ref) == pytest.approx(108 / 52 / 12)
+    assert dep_coord.orderings(table) == "yes/no"
+    table["coord far"] = None
+    assert dep_coord.rel_error(table, ref) is None and dep_coord.orderings(table) == "-"
+
+
 def test_unknown_layout_is_rejected() -> None:
     """A layout name outside gaps / busy-start / wide-L / history-L is an error, not a no-op."""
     with pytest.raises(ValueError, match="unknown load layout 'edges'"):
