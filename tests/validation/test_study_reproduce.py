@@ -138,19 +138,19 @@ def test_dep_coord_multiple_best_is_csa_on_the_job_slots() -> None:
 
 
 def test_dep_coord_wide_layout_keeps_load_and_window_inside_the_interval() -> None:
-    """``widened``: the horizon grows by L on both sides, each node keeps its load share (up to
+    """``wide-L``: the horizon grows by L on both sides, each node keeps its load share (up to
     the rounding of one node's total), the job's release and deadline are the interval, and
     every algorithm's window is valid, lies in [0, 1200] and is measured to the slot's own
     (possibly outside) edges."""
     from instances import generate
     from planner import search
     from validation import check_window
-    from validation.study.reproduce import dep_coord
+    from validation.study.reproduce import dep_coord, dep_coord_readings
     from validation.study.spec import instance_seed
 
     ref = reference("dep-coord")
     inst = generate(ref["family"], instance_seed(0, 0), **ref["params"])
-    wide = dep_coord.widened(inst, 300, instance_seed(0, 0))
+    wide = dep_coord_readings.layout_instance(inst, "wide-300", instance_seed(0, 0))
     assert wide.horizon == (-300, 1500)
     job = wide.jobs[0]
     assert (job.release, job.deadline) == (0, 1200)

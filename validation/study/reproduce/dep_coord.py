@@ -11,12 +11,13 @@ alternatives, not local tasks). The exact column is the CP-SAT optimum over
 any integer start (``free_start``): ``dep`` for the near distance, ``coord``
 for the far.
 
-The sensitivity table measures the same algorithms under two readings the
-paper leaves open: where the local load sits (random gaps, or every node
-busy at the interval start with an advance reservation or running job, or
-local schedules running ``L`` quanta beyond both interval edges so that the
-interval is a window into them: ``wide-L``) and whether the interval's edges
-count as neighbouring tasks.
+Three sensitivity tables measure the readings of
+:mod:`validation.study.reproduce.dep_coord_readings` on the same instances:
+where the local load sits (random gaps; every node busy at the interval
+start; local schedules running ``L`` quanta beyond both edges, ``wide-L``,
+or only before the start, ``history-L``) and whether the interval's edges
+count as neighbouring tasks; which window FirstFit returns (and so which
+alternatives MultipleBest sees); and how the distances are aggregated.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import statistics
 import time
 from typing import Any
 
+from validation.study.reproduce import dep_coord_readings as readings
 from validation.study.reproduce.common import Comparison, citation, mean, paper, reference
 from validation.study.spec import instance_seed
 
@@ -34,87 +36,16 @@ NAME = "dep-coord"
 ALGORITHMS = ("multiple_best", "first_fit", "dep", "dep_lite", "coord", "coord_lite")
 DEFAULT_RUNS = 20
 LAYOUTS = {"gaps": "local tasks at random gaps", "busy-start": "every node busy at the start",
-           **{f"wide-{w}": f"load on [-{w}, 1200+{w}]" for w in (100, 200, 300, 600)}}  # fmt: skip
-
-
-def widened(inst: Any, margin: int, seed: int) -> Any:
-    """Return ``inst`` whose local schedules run ``margin`` beyond both interval edges.
-
-    Each node keeps its load share (busy time / interval length) and its
-    local tasks are redrawn by the same process over the longer span; the
-    job's release and deadline keep its window inside the interval, while
-    distances are measured to the slots' own edges, i.e. to local tasks
-    outside the interval.
-    """
-    import numpy as np
-
-    from instances.generators.environment import local_tasks
-
-    lo, hi = inst.horizon
-    span = (lo - margin, hi + margin)
-    load = {n.id: 0 for n in inst.nodes}
-    for b in inst.busy:
-        load[b.node] += b.end - b.start
-    rng = np.random.default_rng((seed, margin))
-    busy = [t for n in inst.nodes for t in local_tasks(rng, n.id, span, load[n.id] / (hi - lo))]
-    jobs = tuple(dataclasses.replace(j, release=lo, deadline=hi) for j in inst.jobs)
-    return type(inst)(nodes=inst.nodes, jobs=jobs, name=inst.name, horizon=span,
-                      geometry=inst.geometry, busy=tuple(busy))  # fmt: skip
-
-
-def busy_at_start(inst: Any) -> Any:
-    """Return ``inst`` with each node's first local task moved to the interval start."""
-    first: dict[str, Any] = {}
-    for b in inst.busy:
-        if b.node not in first or b.start < first[b.node].start:
-            first[b.node] = b
-    lo = inst.horizon[0]
-    moved = [
-        dataclasses.replace(b, start=lo, end=lo + b.end - b.start) if first[b.node] is b else b
-        for b in inst.busy
-    ]
-    return type(inst)(nodes=inst.nodes, jobs=inst.jobs, name=inst.name, horizon=inst.horizon,
-                      geometry=inst.geometry, busy=tuple(moved))  # fmt: skip
-
-
-def edge_free(window: Any, horizon: tuple[int, int]) -> tuple[float | None, float | None]:
-    """Return (near, far) when the interval's edges are no neighbouring tasks (None: none left)."""
-    near, far = [], []
-    for p in window.placements:
-        sides = ((p.start - p.slot_start, p.slot_start == horizon[0]),
-                 (p.slot_end - p.end, p.slot_end == horizon[1]))  # fmt: skip
-        gaps = [g for g, edge in sides if not edge]
-        if gaps:
-            near.append(min(gaps))
-            far.append(max(gaps))
-    return mean(near), mean(far)
-
-
-def first_found(inst: Any, job: Any) -> Any:
-    """FirstFit read as "the first affordable window of the level loop" (fastest group first).
-
-    The project's FirstFit takes the earliest start over all performance
-    groups; the paper's "returns first suitable and affordable window found"
-    may also mean the first window of its loop over the groups, which is
-    measured here for the sensitivity table only.
-    """
-    import numpy as np
-
-    from planner.heuristics.algorithms import build
-    from planner.heuristics.feed import Feed
-    from planner.heuristics.selectors.cheapest import cheapest
-    from planner.heuristics.sweep import Sweep, performance_levels
-    from planner.heuristics.value import Run
-
-    feed = Feed(inst, job)
-    run = Run(feed, "start", True, np.random.default_rng(0))
-    for perf, level in performance_levels(feed):
-        sw = Sweep(feed, level, performance=perf)
-        for t in sw.steps():
-            chosen = cheapest(run, sw)
-            if chosen is not None:
-                return build(feed, t, chosen)
-    return None
+           **{f"wide-{w}": f"load on [-{w}, 1200+{w}]" for w in (100, 200, 300, 600)},
+           **{f"history-{w}": f"history: load on [-{w}, 1200]"
+              for w in (200, 600, 1200)}}  # fmt: skip
+FIRST_FIT = {"earliest start, n cheapest (used)": (False, False),
+             "first group's first window, n cheapest (FF1)": (True, False),
+             "earliest start, first n by start": (False, True),
+             "first group's first window, first n by start": (True, True)}  # fmt: skip
+READING_LAYOUTS = ("gaps", "busy-start", "history-1200")
+ORDER_NEAR = ("dep", "dep_lite", "multiple_best", "first_fit", "coord_lite", "coord")
+ORDER_FAR = ("coord", "coord_lite", "multiple_best", "first_fit", "dep_lite", "dep")
 
 
 def _windows(inst: Any) -> dict[str, tuple[Any, Any, float]]:
@@ -123,8 +54,6 @@ def _windows(inst: Any) -> dict[str, tuple[Any, Any, float]]:
 
     job = inst.jobs[0]
     out: dict[str, tuple[Any, Any, float]] = {}
-    ff1 = first_found(inst, job)
-    out["first_level"] = (ff1, ff1, 0.0)
     for name in ALGORITHMS:
         began = time.perf_counter()
         if name == "multiple_best":
@@ -138,52 +67,128 @@ def _windows(inst: Any) -> dict[str, tuple[Any, Any, float]]:
     return out
 
 
-def measure(seed: int, runs: int, layout: str, *, exact: bool = False) -> dict[str, Any]:
-    """Return mean near/far distances (both edge readings), median ms, exact optima."""
+def best_alternative(found: list[Any], metric: str) -> Any:
+    """Return MultipleBest's pick: max near (``dep``) or min far (``coord``); ties: the earlier
+    start, then the alternative found first."""
+    if not found:
+        return None
+    sign = -1 if metric == "near_distance" else 1
+    return min(enumerate(found), key=lambda iw: (round(sign * getattr(iw[1], metric), 9),
+                                                 iw[1].start, iw[0]))[1]  # fmt: skip
+
+
+def _first_fit_readings(inst: Any, into: dict[str, dict[str, list[float]]]) -> None:
+    """Append FirstFit's and MultipleBest's numbers under every :data:`FIRST_FIT` reading."""
+    from planner.heuristics.algorithms import build
+    from planner.heuristics.feed import Feed
+
+    job = inst.jobs[0]
+    for label, (first_level, by_start) in FIRST_FIT.items():
+        d = into.setdefault(label, {})
+        feed = Feed(inst, job)
+        got = readings.first_fit_pick(feed, first_level=first_level, by_start=by_start)
+        found = readings.alternatives(inst, job, first_level=first_level, by_start=by_start)
+        d.setdefault("missing", []).append(got is None)
+        d.setdefault("alternatives", []).append(len(found))
+        if got is not None:
+            w = build(feed, *got)
+            for k, v in (("ff_near", w.near_distance), ("ff_far", w.far_distance),
+                         ("ff_start", w.start)):  # fmt: skip
+                d.setdefault(k, []).append(v)
+        if found:
+            d.setdefault("mb_near", []).append(best_alternative(found, "near_distance")
+                                               .near_distance)  # fmt: skip
+            d.setdefault("mb_far", []).append(best_alternative(found, "far_distance").far_distance)
+
+
+def measure(seed: int, runs: int, layout: str, *, exact: bool = False,
+            with_readings: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Return mean near/far distances (both edge readings), median ms, exact optima; with
+    ``with_readings`` also FirstFit's readings and the distance definitions."""
     from instances import generate
     from models import solve_window
 
     ref = reference(NAME)
-    names = (*ALGORITHMS, "first_level")
-    near: dict[str, list[float]] = {a: [] for a in (*names, "exact")}
-    far: dict[str, list[float]] = {a: [] for a in (*names, "exact")}
-    near_free: dict[str, list[float]] = {a: [] for a in names}
-    far_free: dict[str, list[float]] = {a: [] for a in names}
-    start: dict[str, list[float]] = {a: [] for a in names}
-    ms: dict[str, list[float]] = {a: [] for a in names}
+    near: dict[str, list[float]] = {a: [] for a in (*ALGORITHMS, "exact")}
+    far: dict[str, list[float]] = {a: [] for a in (*ALGORITHMS, "exact")}
+    near_free: dict[str, list[float]] = {a: [] for a in ALGORITHMS}
+    far_free: dict[str, list[float]] = {a: [] for a in ALGORITHMS}
+    start: dict[str, list[float]] = {a: [] for a in ALGORITHMS}
+    ms: dict[str, list[float]] = {a: [] for a in ALGORITHMS}
+    ff: dict[str, dict[str, list[float]]] = {}
+    defs: dict[str, dict[str, list[float]]] = {}
     for r in range(runs):
         inst = generate(ref["family"], instance_seed(seed, r), **ref["params"])
-        if layout == "busy-start":
-            inst = busy_at_start(inst)
-        elif layout.startswith("wide-"):
-            inst = widened(inst, int(layout[5:]), instance_seed(seed, r))
+        inst = readings.layout_instance(inst, layout, instance_seed(seed, r))
         for name, (wn, wf, t) in _windows(inst).items():
             ms[name].append(t)
-            if wn is not None and wf is not None:
-                near[name].append(wn.near_distance)
-                far[name].append(wf.far_distance)
-                start[name].append(wn.start)
-                fn, ff = edge_free(wn, inst.horizon)[0], edge_free(wf, inst.horizon)[1]
-                if fn is not None and ff is not None:
-                    near_free[name].append(fn)
-                    far_free[name].append(ff)
+            if wn is None or wf is None:
+                continue
+            near[name].append(wn.near_distance)
+            far[name].append(wf.far_distance)
+            start[name].append(wn.start)
+            fn = readings.edge_free(wn, inst.horizon)[0]
+            ff_ = readings.edge_free(wf, inst.horizon)[1]
+            if fn is not None and ff_ is not None:
+                near_free[name].append(fn)
+                far_free[name].append(ff_)
+            if with_readings:
+                for label, measure_ in readings.DEFINITIONS.items():
+                    d = defs.setdefault(label, {})
+                    d.setdefault(f"{name} near", []).append(measure_(wn)[0])
+                    d.setdefault(f"{name} far", []).append(measure_(wf)[1])
+        if with_readings:
+            _first_fit_readings(inst, ff)
         if exact:
             job = inst.jobs[0]
             for crit, into in (("dep", near), ("coord", far)):
                 res = solve_window(inst, job, crit, free_start=True)
                 if res.status == "optimal":
                     into["exact"].append(res.objective)
-    agg = {k: {a: mean(v) for a, v in d.items()}
-           for k, d in (("near", near), ("far", far), ("near_free", near_free),
-                        ("far_free", far_free), ("start", start))}  # fmt: skip
+    agg: dict[str, Any] = {k: {a: mean(v) for a, v in d.items()}
+                           for k, d in (("near", near), ("far", far), ("near_free", near_free),
+                                        ("far_free", far_free), ("start", start))}  # fmt: skip
     agg["ms"] = {a: statistics.median(v) if v else None for a, v in ms.items()}
+    agg["first_fit_readings"] = {k: {q: mean(v) if q != "missing" else sum(v)
+                                     for q, v in d.items()} for k, d in ff.items()}  # fmt: skip
+    agg["definitions"] = {k: {q: mean(v) for q, v in d.items()} for k, d in defs.items()}
     return agg
 
 
+def rel_error(ours: dict[str, float | None], ref: dict[str, Any]) -> float | None:
+    """Return the mean |ours - paper| / paper over the paper's twelve distances."""
+    errs = []
+    for a in ALGORITHMS:
+        for q in ("near", "far"):
+            p, o = paper(ref, a, f"{q}_distance"), ours.get(f"{a} {q}")
+            if p is None or o is None:
+                return None
+            errs.append(abs(o - p) / p)
+    return statistics.fmean(errs)
+
+
+def orderings(ours: dict[str, float | None]) -> str:
+    """Return whether the paper's near / far orderings hold in ``ours`` ("yes/no" pair)."""
+    try:
+        n_ok = all(ours[f"{a} near"] >= ours[f"{b} near"]  # type: ignore[operator]
+                   for a, b in itertools.pairwise(ORDER_NEAR))  # fmt: skip
+        f_ok = all(ours[f"{a} far"] <= ours[f"{b} far"]  # type: ignore[operator]
+                   for a, b in itertools.pairwise(ORDER_FAR))  # fmt: skip
+    except TypeError:
+        return "-"
+    return f"{'yes' if n_ok else 'no'}/{'yes' if f_ok else 'no'}"
+
+
+def _twelve(res: dict[str, Any], kn: str = "near", kf: str = "far") -> dict[str, float | None]:
+    return {**{f"{a} near": res[kn][a] for a in ALGORITHMS},
+            **{f"{a} far": res[kf][a] for a in ALGORITHMS}}  # fmt: skip
+
+
 def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
-    """Run the experiment and return paper vs ours, with the layout/edge sensitivity table."""
+    """Run the experiment and return paper vs ours, with the three sensitivity tables."""
     ref = reference(NAME)
-    results = {k: measure(seed, runs, k, exact=k == "gaps") for k in LAYOUTS}
+    results = {k: measure(seed, runs, k, exact=k == "gaps", with_readings=k in READING_LAYOUTS)
+               for k in LAYOUTS}  # fmt: skip
     m = results["gaps"]
     n, f = m["near"], m["far"]
     cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, {ref['paper_runs']} runs", runs, runs)
@@ -195,30 +200,60 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                 f["exact"] if name == "coord" else None)  # fmt: skip
     for name in ALGORITHMS:
         cmp.add("time", "median ms", name, paper(ref, name, "ms"), m["ms"][name])
-    order_n = ("dep", "dep_lite", "multiple_best", "first_fit", "coord_lite", "coord")
-    pairs_n = list(itertools.pairwise(order_n))
-    cmp.check(ref["orderings"][0], lambda: all(n[a] >= n[b] for a, b in pairs_n))
-    order_f = ("coord", "coord_lite", "multiple_best", "first_fit", "dep_lite", "dep")
-    pairs_f = list(itertools.pairwise(order_f))
-    cmp.check(ref["orderings"][1], lambda: all(f[a] <= f[b] for a, b in pairs_f))
+    held = {"yes": True, "no": False}  # "-" (a missing distance): KeyError, i.e. n/a
+    cmp.check(ref["orderings"][0], lambda: held[orderings(_twelve(m)).split("/")[0]])
+    cmp.check(ref["orderings"][1], lambda: held[orderings(_twelve(m)).split("/")[-1]])
     for k, v in ref["settings"].items():
         cmp.setting(k, v)
-    head = ["layout / interval edges", "FF near", "FF far", "FF start", "FF1 near", "FF1 far",
-            "FF1 start", "MB near", "MB far", "DEP near", "DEP far", "COORD near",
-            "COORD far"]  # fmt: skip
-    rows: list[list[Any]] = [["paper", *(paper(ref, a, q) for a, q in (
-        ("first_fit", "near_distance"), ("first_fit", "far_distance"))), "-", "-", "-", "-",
-        *(paper(ref, a, q) for a in ("multiple_best", "dep", "coord")
-          for q in ("near_distance", "far_distance"))]]  # fmt: skip
+    cols = ("first_fit", "multiple_best", "dep", "dep_lite", "coord", "coord_lite")
+    short = {"first_fit": "FF", "multiple_best": "MB", "dep": "DEP", "dep_lite": "DEP Lite",
+             "coord": "COORD", "coord_lite": "COORD Lite"}  # fmt: skip
+    twelve = [f"{a} {q}" for a in cols for q in ("near", "far")]
+    head = ["layout / interval edges", *(f"{short[a]} {q}" for a in cols for q in ("near", "far")),
+            "FF start", "mean rel. error", "orderings near/far"]  # fmt: skip
+    pap = {k: paper(ref, k.split()[0], f"{k.split()[1]}_distance") for k in twelve}
+    rows: list[list[Any]] = [["paper", *(pap[k] for k in twelve), "-", "-", "yes/yes"]]
     for layout, res in results.items():
-        for edges, (kn, kf) in (("count", ("near", "far")), ("no task", ("near_free", "far_free"))):
-            rows.append([f"{LAYOUTS[layout]} / edges {edges}", res[kn]["first_fit"],
-                         res[kf]["first_fit"], res["start"]["first_fit"], res[kn]["first_level"],
-                         res[kf]["first_level"], res["start"]["first_level"],
-                         *(res[q][a] for a in ("multiple_best", "dep", "coord")
-                           for q in (kn, kf))])  # fmt: skip
+        edges = [("count", "near", "far")]
+        if layout in ("gaps", "busy-start"):
+            edges.append(("no task", "near_free", "far_free"))
+        for label, kn, kf in edges:
+            ours = _twelve(res, kn, kf)
+            rows.append([f"{LAYOUTS[layout]} / edges {label}", *(ours[k] for k in twelve),
+                         res["start"]["first_fit"], rel_error(ours, ref), orderings(ours)])
     cmp.table("distances by load layout and by whether the interval edges are neighbours "
-              "(same windows; 'no task' re-measures them); FF1: FirstFit read as the first "
-              "window of the loop over performance groups", head, rows)  # fmt: skip
+              "('no task' re-measures the same windows); mean rel. error over the twelve",
+              head, rows)  # fmt: skip
+    head = ["layout / FirstFit reading", "FF near", "FF far", "FF start", "runs without FF",
+            "MB near", "MB far", "MB alternatives", "mean rel. error", "orderings near/far"]
+    rows = [["paper", pap["first_fit near"], pap["first_fit far"], "-", "-",
+             pap["multiple_best near"], pap["multiple_best far"],
+             paper(ref, "multiple_best", "alternatives"), "-", "yes/yes"]]  # fmt: skip
+    for layout in READING_LAYOUTS:
+        res = results[layout]
+        for label, d in res["first_fit_readings"].items():
+            ours = {**_twelve(res), "first_fit near": d.get("ff_near"),
+                    "first_fit far": d.get("ff_far"), "multiple_best near": d.get("mb_near"),
+                    "multiple_best far": d.get("mb_far")}  # fmt: skip
+            rows.append([f"{LAYOUTS[layout]} / {label}", d.get("ff_near"), d.get("ff_far"),
+                         d.get("ff_start"), str(d["missing"]), d.get("mb_near"), d.get("mb_far"),
+                         d["alternatives"], rel_error(ours, ref), orderings(ours)])  # fmt: skip
+    cmp.table("FirstFit read as which window of the §3.2 loop (MultipleBest's alternatives "
+              "found by the same FirstFit; DEP, COORD and the Lite forms as in the layout row)",
+              head, rows)  # fmt: skip
+    head = ["layout / distance definition", *head_twelve(short, cols), "mean rel. error",
+            "orderings near/far"]  # fmt: skip
+    rows = []
+    for layout in ("gaps", "history-1200"):
+        for label, d in results[layout]["definitions"].items():
+            rows.append([f"{LAYOUTS[layout]} / {label}", *(d.get(k) for k in twelve),
+                         rel_error(d, ref), orderings(d)])  # fmt: skip
+    cmp.table("the same windows measured by each reading of 'distance to the nearest / "
+              "farthest neighbouring task'", head, rows)  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp
+
+
+def head_twelve(short: dict[str, str], cols: tuple[str, ...]) -> list[str]:
+    """Return the twelve distance column names in ``cols`` order."""
+    return [f"{short[a]} {q}" for a in cols for q in ("near", "far")]

@@ -9,8 +9,11 @@ column is the CP-SAT optimum of ``max_q``.
 Open setting: the price per quantum, "proportional to performance" with no
 scale given. The budget reads as the window's cost at the market price,
 S = c · V · n (as in Toporkov et al. 2012, where S = 1500 = 2 · 150 · 5), so
-c = 644 / (800 · 7) = 0.115; the sensitivity table shows the claims at the
-earlier 0.08 too.
+c = 644 / (800 · 7) = 0.115. The sensitivity table shows the claims, and
+the number of alternatives MultipleBest sees, at the earlier 0.08, under
+other spreads of the price's random discount/extra charge, under the load
+layouts of ``dep-coord`` and without the budget (a bound: the alternatives
+that the load alone allows).
 """
 
 from __future__ import annotations
@@ -23,42 +26,70 @@ from validation.study.spec import instance_seed
 NAME = "maxq"
 ALGORITHMS = ("max_q", "max_q_lite", "multiple_best", "first_fit")
 DEFAULT_RUNS = 30
-READINGS = {"c = S / (V n) = 0.115": 0.115, "c = 0.08 (earlier)": 0.08}
+READINGS: dict[str, dict[str, Any]] = {
+    "c = S / (V n) = 0.115 (used)": {},
+    "c = 0.08 (earlier)": {"unit_price": 0.08},
+    "price spread sigma = 0": {"price_deviation": 0.0},
+    "price spread sigma = 0.10": {"price_deviation": 0.1},
+    "price spread sigma = 0.20 (prices to +-60%)": {"price_deviation": 0.2},
+    "every node busy at the start": {"layout": "busy-start"},
+    "history: load on [-1200, 1200]": {"layout": "history-1200"},
+    "load on [-200, 1200+200]": {"layout": "wide-200"},
+    "no budget S (bound)": {"budget": None},
+}
+"""Readings of the open settings: family parameters, a ``dep-coord`` load layout, or no budget."""
 
 
-def measure(seed: int, runs: int, unit_price: float, *, exact: bool = False) -> dict[str, Any]:
-    """Return mean Q per algorithm (and ``exact``), and MultipleBest's mean alternative count."""
+def measure(seed: int, runs: int, reading: dict[str, Any] | None = None, *,
+            exact: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Return mean Q per algorithm (and ``exact``), and MultipleBest's mean alternative count,
+    cost and length under ``reading`` (a value of :data:`READINGS`)."""
+    import dataclasses
+
     from instances import generate
     from models import solve_window
     from planner import find_alternatives, search
+    from validation.study.reproduce.dep_coord_readings import layout_instance
 
     ref = reference(NAME)
+    reading = dict(reading or {})
+    layout = reading.pop("layout", "gaps")
+    no_budget = reading.pop("budget", 0) is None
     q: dict[str, list[float]] = {a: [] for a in (*ALGORITHMS, "exact")}
     alternatives: list[float] = []
+    cost: list[float] = []
+    length: list[float] = []
     for r in range(runs):
-        params = {**ref["params"], "unit_price": unit_price}
-        inst = generate(ref["family"], instance_seed(seed, r), **params)
+        inst = generate(ref["family"], instance_seed(seed, r), **{**ref["params"], **reading})
+        inst = layout_instance(inst, layout, instance_seed(seed, r))
+        if no_budget:
+            jobs = tuple(dataclasses.replace(j, budget=None) for j in inst.jobs)
+            inst = dataclasses.replace(inst, jobs=jobs)
         job = inst.jobs[0]
         for name in ALGORITHMS:
             w = search(inst, job, "csa" if name == "multiple_best" else name)
             if w is not None:
                 q[name].append(w.q)
-        alternatives.append(len(find_alternatives(inst, "amp")))
+        found = find_alternatives(inst, "amp").windows
+        alternatives.append(len(found))
+        cost += [w.cost for w in found]
+        length += [w.placements[0].duration for w in found]
         if exact:
             res = solve_window(inst, job, "max_q")
             if res.status == "optimal":
                 q["exact"].append(res.objective)
     out: dict[str, Any] = {a: mean(v) for a, v in q.items()}
     out["alternatives"] = mean(alternatives)
+    out["alternative cost"] = mean(cost)
+    out["alternative length"] = mean(length)
     return out
 
 
 def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     """Run the experiment and return paper vs ours, with the sensitivity to the price scale."""
     ref = reference(NAME)
-    default = ref["params"]["unit_price"]
-    results = {k: measure(seed, runs, c, exact=c == default) for k, c in READINGS.items()}
-    avg = next(v for k, v in results.items() if READINGS[k] == default)
+    results = {k: measure(seed, runs, v, exact=not v) for k, v in READINGS.items()}
+    avg = next(v for k, v in results.items() if not READINGS[k])
     cmp = Comparison(NAME, ref["title"], citation(ref), runs, runs)
     for name in ALGORITHMS:
         exact = avg["exact"] if name == "max_q" else None
@@ -72,11 +103,14 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
               and 0.15 <= 1 - avg["multiple_best"] / avg["max_q"] <= 0.2)  # fmt: skip
     for k, v in ref["settings"].items():
         cmp.setting(k, v)
-    head = ["price scale", "MaxQ", "MaxQ Lite", "MultipleBest", "FirstFit", "alternatives"]
+    head = ["reading", "MaxQ", "MaxQ Lite", "MultipleBest", "FirstFit", "alternatives",
+            "alternative cost", "alternative length"]  # fmt: skip
     rows: list[list[Any]] = [["paper", top, "> 49.4 (Fig. 3)", "< MaxQ Lite",
                               paper(ref, "first_fit", "q"),
-                              paper(ref, "multiple_best", "alternatives")]]  # fmt: skip
-    rows += [[k, *(v[a] for a in (*ALGORITHMS, "alternatives"))] for k, v in results.items()]
-    cmp.table("the claims under each reading of the price scale", head, rows)
+                              paper(ref, "multiple_best", "alternatives"), "<= 644", "80-400"]]
+    cols = (*ALGORITHMS, "alternatives", "alternative cost", "alternative length")
+    rows += [[k, *(v[a] for a in cols)] for k, v in results.items()]
+    cmp.table("the claims and MultipleBest's alternatives under each reading of the price "
+              "scale, the price spread, the load layout and the budget", head, rows)  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp

@@ -1,0 +1,164 @@
+"""The readings measured by the ``dep-coord`` and ``maxq`` sensitivity tables (Toporkov &
+Yemelyanov 2018, seed 004 §3.4, §4.2–4.3), on hand-built instances with the numbers written out."""
+
+from __future__ import annotations
+
+import pytest
+
+from instances import Busy, Instance, Job, Node
+from planner.heuristics.algorithms import build
+from planner.heuristics.feed import Feed
+from planner.window import Placement, Window
+from validation import check_window
+from validation.study.reproduce import dep_coord
+from validation.study.reproduce import dep_coord_readings as readings
+from validation.study.reproduce.common import reference
+from validation.study.spec import instance_seed
+
+
+def _two_task_window() -> Window:
+    """Start 20, length 10: on n1 (slot [10, 60]) t_prev 10, t_next 30; on n2 (slot [0, 35])
+    t_prev 20, t_next 5 (its slot starts at the interval start 0)."""
+    return Window("j", 20, (Placement("n1", 20, 30, 1, 10, 60), Placement("n2", 20, 30, 1, 0, 35)))
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        # the §3.4 formulas: near (min(10, 30) + min(20, 5)) / 2, far (max(10, 30) + max(20, 5)) / 2
+        ("mean of per-task min / max (used, §3.4 formulas)", (7.5, 25.0)),
+        # near: (10 + 20) / 2, the previous task only; far as in the formulas
+        ("nearest = time since the previous task only", (15.0, 25.0)),
+        # near: min(10, 30, 20, 5); far: max(10, 30, 20, 5)
+        ("min / max over the window's tasks", (5.0, 30.0)),
+    ],
+)
+def test_distance_definitions_on_a_hand_built_window(label: str, expected: tuple) -> None:
+    """Each reading of "distance to the nearest / farthest neighbouring task" gives the numbers
+    worked out by hand in the row's comment."""
+    assert readings.DEFINITIONS[label](_two_task_window()) == pytest.approx(expected)
+
+
+def test_edges_no_task_keeps_only_real_neighbours() -> None:
+    """With the interval [0, 100], n2's slot starts at the interval edge: only its t_next (5)
+    remains, so near = (min(10, 30) + 5) / 2 = 7.5 and far = (max(10, 30) + 5) / 2 = 17.5."""
+    assert readings.edge_free(_two_task_window(), (0, 100)) == (7.5, 17.5)
+
+
+def _levels_instance(budget: int) -> Instance:
+    """a, b: performance 10, price 1 (task 2 quanta for V = 20), a busy until 10; c, d:
+    performance 5, price 0.5 (task 4 quanta). Job: n = 2, V = 20, budget ``budget``."""
+    nodes = (Node("a", 10.0, 1.0), Node("b", 10.0, 1.0), Node("c", 5.0, 0.5), Node("d", 5.0, 0.5))
+    job = Job("j", nodes=2, volume=20.0, budget=budget)
+    return Instance(nodes=nodes, busy=(Busy("a", 0, 10),), jobs=(job,), horizon=(0, 20),
+                    geometry="square")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("first_level", "by_start", "start", "nodes"),
+    [
+        # level 10 has a window only at 10 (a frees then); level 5 has {c, d} (cost 2 + 2) at 0
+        (False, False, 0, ["c", "d"]),
+        # the first level with a window is the fastest one: a, b at 10 (cost 2 + 2)
+        (True, False, 10, ["a", "b"]),
+        # level 5's first two by start are b, c at 0: 4 + 2 = 6 > 5, and stay so; level 10 wins
+        (False, True, 10, ["a", "b"]),
+        (True, True, 10, ["a", "b"]),
+    ],
+)
+def test_first_fit_readings_on_a_hand_built_instance(
+    first_level: bool, by_start: bool, start: int, nodes: list[str]
+) -> None:
+    """FirstFit's readings (earliest start over the groups or the first group's window; the n
+    cheapest or the first n by start) return the windows worked out in the rows' comments, and
+    each is a valid window."""
+    inst = _levels_instance(budget=5)
+    job = inst.jobs[0]
+    feed = Feed(inst, job)
+    got = readings.first_fit_pick(feed, first_level=first_level, by_start=by_start)
+    assert got is not None
+    w = build(feed, *got)
+    assert (w.start, [p.node for p in w.placements]) == (start, nodes)
+    assert check_window(inst, job, w) == []
+
+
+def test_default_reading_alternatives_are_multiple_best_s() -> None:
+    """With the project's FirstFit reading, the readings' alternatives loop finds MultipleBest's
+    alternatives (same count and starts as ``find_alternatives(..., "amp")``) and picks the
+    windows ``search(..., "csa")`` returns for dep and coord."""
+    import dataclasses
+
+    from instances import generate
+    from planner import find_alternatives, search
+
+    ref = reference("dep-coord")
+    inst = generate(ref["family"], instance_seed(0, 0), **ref["params"])
+    job = inst.jobs[0]
+    found = readings.alternatives(inst, job, first_level=False, by_start=False)
+    amp = find_alternatives(inst, "amp").windows
+    assert [w.start for w in found] == [w.start for w in amp] and len(found) > 10
+    for crit, metric in (("dep", "near_distance"), ("coord", "far_distance")):
+        csa = search(inst, dataclasses.replace(job, criterion=crit), "csa")
+        assert getattr(dep_coord.best_alternative(found, metric), metric) == getattr(csa, metric)
+
+
+def test_history_layout_keeps_the_interval_end_as_an_edge() -> None:
+    """``history-L``: local tasks start L = 300 before the interval, none after its end; each node
+    keeps its load share; FirstFit's window lies in [0, 1200] and some of its slots begin
+    before 0 (a real previous task), so its near distance is no longer 0."""
+    from instances import generate
+    from planner import search
+
+    ref = reference("dep-coord")
+    inst = generate(ref["family"], instance_seed(0, 0), **ref["params"])
+    hist = readings.layout_instance(inst, "history-300", instance_seed(0, 0))
+    assert hist.horizon == (-300, 1200) and all(b.end <= 1200 for b in hist.busy)
+    for node in inst.nodes:
+        before = sum(b.end - b.start for b in inst.busy if b.node == node.id) / 1200
+        after = sum(b.end - b.start for b in hist.busy if b.node == node.id) / 1500
+        assert after == pytest.approx(before, abs=1 / 1500)
+    job = hist.jobs[0]
+    w = search(hist, job, "first_fit")
+    assert check_window(hist, job, w) == []
+    assert w.start >= 0 and all(p.end <= 1200 for p in w.placements)
+    assert any(p.slot_start < 0 for p in w.placements) and w.near_distance > 0
+
+
+def test_error_and_orderings_against_the_paper_s_own_table() -> None:
+    """The paper's Table 1 has mean relative error 0 and both orderings; raising COORD's far
+    distance from 52 to 160 adds |160 - 52| / 52 / 12 = 0.173 and breaks the far ordering
+    (COORD above MultipleBest's 159) but not the near one."""
+    ref = reference("dep-coord")
+    table = {f"{a} {q}": ref["paper"][a][f"{q}_distance"]["value"]
+             for a in dep_coord.ALGORITHMS for q in ("near", "far")}  # fmt: skip
+    assert dep_coord.rel_error(table, ref) == 0 and dep_coord.orderings(table) == "yes/yes"
+    table["coord far"] = 160
+    assert dep_coord.rel_error(table, ref) == pytest.approx(108 / 52 / 12)
+    assert dep_coord.orderings(table) == "yes/no"
+    table["coord far"] = None
+    assert dep_coord.rel_error(table, ref) is None and dep_coord.orderings(table) == "-"
+
+
+def test_unknown_layout_is_rejected() -> None:
+    """A layout name outside gaps / busy-start / wide-L / history-L is an error, not a no-op."""
+    with pytest.raises(ValueError, match="unknown load layout 'edges'"):
+        readings.layout_instance(None, "edges", 0)
+
+
+def test_maxq_no_budget_reading_drops_only_the_budget() -> None:
+    """``maxq``'s "no budget" reading counts the alternatives of the same instance with S
+    removed; with S every alternative costs at most S = 644."""
+    import dataclasses
+
+    from instances import generate
+    from planner import find_alternatives
+    from validation.study.reproduce import maxq
+
+    ref = reference("maxq")
+    inst = generate(ref["family"], instance_seed(0, 0), **ref["params"])
+    free = dataclasses.replace(inst, jobs=(dataclasses.replace(inst.jobs[0], budget=None),))
+    used = maxq.measure(0, 1)
+    assert used["alternative cost"] <= 644
+    assert maxq.measure(0, 1, {"budget": None})["alternatives"] == len(
+        find_alternatives(free, "amp").windows
+    )

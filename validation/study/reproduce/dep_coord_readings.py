@@ -1,0 +1,165 @@
+"""The readings of Toporkov & Yemelyanov 2018 §3.4, §4.1–4.3 that ``dep-coord`` measures.
+
+The paper leaves open where the local load sits, whether the interval's
+edges are neighbouring tasks, which window FirstFit returns, and (less so,
+as §3.4 writes the formulas) how the distances are aggregated. Each reading
+here is a transform of the instance, a variant of FirstFit, or a way of
+measuring a window; ``dep-coord`` puts their numbers in its sensitivity
+tables (``docs/reproductions.md``, section ``dep-coord``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from instances.generators.environment import local_tasks
+
+
+def widened(inst: Any, margin: int, seed: int, *, after: bool = True) -> Any:
+    """Return ``inst`` whose local schedules run ``margin`` before (and, if ``after``, beyond) it.
+
+    Each node keeps its load share (busy time / interval length) and its
+    local tasks are redrawn by the same process over the longer span; the
+    job's release and deadline keep its window inside the interval, while
+    distances are measured to the slots' own edges, i.e. to local tasks
+    outside the interval. ``after=False`` is the *history* reading: the
+    nodes ran local tasks before the interval starts, and the schedule is
+    known up to the interval's end, which stays an edge.
+    """
+    lo, hi = inst.horizon
+    span = (lo - margin, hi + margin if after else hi)
+    load = {n.id: 0 for n in inst.nodes}
+    for b in inst.busy:
+        load[b.node] += b.end - b.start
+    rng = np.random.default_rng((seed, margin) if after else (seed, margin, 0))
+    busy = [t for n in inst.nodes for t in local_tasks(rng, n.id, span, load[n.id] / (hi - lo))]
+    jobs = tuple(dataclasses.replace(j, release=lo, deadline=hi) for j in inst.jobs)
+    return type(inst)(nodes=inst.nodes, jobs=jobs, name=inst.name, horizon=span,
+                      geometry=inst.geometry, busy=tuple(busy))  # fmt: skip
+
+
+def busy_at_start(inst: Any) -> Any:
+    """Return ``inst`` with each node's first local task moved to the interval start."""
+    first: dict[str, Any] = {}
+    for b in inst.busy:
+        if b.node not in first or b.start < first[b.node].start:
+            first[b.node] = b
+    lo = inst.horizon[0]
+    moved = [
+        dataclasses.replace(b, start=lo, end=lo + b.end - b.start) if first[b.node] is b else b
+        for b in inst.busy
+    ]
+    return type(inst)(nodes=inst.nodes, jobs=inst.jobs, name=inst.name, horizon=inst.horizon,
+                      geometry=inst.geometry, busy=tuple(moved))  # fmt: skip
+
+
+def layout_instance(inst: Any, layout: str, seed: int) -> Any:
+    """Return ``inst`` under load layout ``layout``: ``gaps`` (as generated), ``busy-start``,
+    ``wide-L`` or ``history-L``."""
+    if layout == "busy-start":
+        return busy_at_start(inst)
+    if layout.startswith(("wide-", "history-")):
+        kind, margin = layout.split("-")
+        return widened(inst, int(margin), seed, after=kind == "wide")
+    if layout != "gaps":
+        raise ValueError(f"unknown load layout '{layout}'")
+    return inst
+
+
+def edge_free(window: Any, horizon: tuple[int, int]) -> tuple[float | None, float | None]:
+    """Return (near, far) when the interval's edges are no neighbouring tasks (None: none left)."""
+    near, far = [], []
+    for p in window.placements:
+        sides = ((p.start - p.slot_start, p.slot_start == horizon[0]),
+                 (p.slot_end - p.end, p.slot_end == horizon[1]))  # fmt: skip
+        gaps = [g for g, edge in sides if not edge]
+        if gaps:
+            near.append(min(gaps))
+            far.append(max(gaps))
+    return _mean(near), _mean(far)
+
+
+def _mean(values: list[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def _sides(window: Any) -> tuple[list[int], list[int]]:
+    """Return (t_prev, t_next) of every task: time since its slot starts, left to its slot end."""
+    return ([p.start - p.slot_start for p in window.placements],
+            [p.slot_end - p.end for p in window.placements])  # fmt: skip
+
+
+DEFINITIONS: dict[str, Callable[[Any], tuple[float, float]]] = {
+    "mean of per-task min / max (used, §3.4 formulas)": lambda w: (w.near_distance,
+                                                                   w.far_distance),
+    "nearest = time since the previous task only": lambda w: (
+        statistics.fmean(_sides(w)[0]), w.far_distance),
+    "min / max over the window's tasks": lambda w: (
+        min(map(min, *_sides(w))), max(map(max, *_sides(w)))),
+}
+"""Readings of "distance to the nearest / farthest neighbouring task": window → (near, far)."""
+
+
+def first_fit_pick(feed: Any, *, first_level: bool, by_start: bool) -> tuple[int, list[int]] | None:
+    """Return FirstFit's ``(T, chosen read indices)`` under one reading, or None.
+
+    ``first_level``: stop at the first performance group that has a window
+    (the first window of §3.2's loop over the groups, fastest first) instead
+    of taking the earliest start over all groups (the project's FirstFit).
+    ``by_start``: at each step take the n alive slots read first (the first n
+    of the list L_k, i.e. the earliest-starting) instead of the n cheapest,
+    and go on to the next step when they exceed the budget.
+    """
+    from planner.heuristics.sweep import Sweep, performance_levels
+
+    n, budget = feed.n, feed.budget
+    best: tuple[int, list[int]] | None = None
+    for perf, level in performance_levels(feed):
+        sw = Sweep(feed, level, performance=perf)
+        K = sw.K
+        for t in sw.steps():
+            if best is not None and t >= best[0]:
+                break
+            keys = sorted(sw.keys, key=lambda k: k % K)[:n] if by_start else sw.keys[:n]
+            if budget is None or sum(k // K for k in keys) <= budget:
+                best = (t, [k % K for k in keys])
+                break
+        if first_level and best is not None:
+            break
+    return best
+
+
+def alternatives(inst: Any, job: Any, **reading: bool) -> list[Any]:
+    """Return MultipleBest's disjoint alternatives found by FirstFit under ``reading``.
+
+    Same loop as :func:`planner.heuristics.multiple_best.multiple_best`: find
+    a window, subtract it, repeat; every alternative is rebuilt on the job's
+    own (unclipped) slots so that its distances are to the local tasks.
+    """
+    from planner.heuristics.feed import Feed
+    from planner.heuristics.slotlist import SlotList
+    from planner.window import make_window
+
+    order = inst.node_index
+    pairs = inst.suitable_pairs(job, None)
+    hosts = SlotList([slot for _, slot in pairs], order)
+    free = SlotList([clipped for clipped, _ in pairs], order)
+    found: list[Any] = []
+    t0: int | None = None
+    while True:
+        feed = Feed(inst, job, free.slots() if t0 is None else free.slots_from(t0))
+        got = first_fit_pick(feed, **reading)
+        if got is None:
+            return found
+        t0, chosen = got
+        slots = sorted((feed.slot[i] for i in chosen), key=lambda s: order[s.node])
+        window = make_window(inst, job, t0, slots)
+        for p in window.placements:
+            free.subtract(p.node, p.start, p.end)
+        placed = [hosts.host(p.node, p.start, p.end) for p in window.placements]
+        found.append(make_window(inst, job, t0, [s for s in placed if s is not None]))
