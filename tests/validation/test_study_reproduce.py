@@ -119,14 +119,15 @@ def test_dep_coord_multiple_best_is_csa_on_the_job_slots() -> None:
     from instances import generate
     from planner import search
     from validation import check_window
-    from validation.study.reproduce import dep_coord
+    from validation.study.reproduce import dep_coord, dep_coord_readings
     from validation.study.spec import instance_seed
 
-    got = dep_coord.measure(0, 2, "gaps")
+    got = dep_coord.measure(0, 2, dep_coord.USED_LAYOUT)
     ref = reference("dep-coord")
     near, far = [], []
     for r in range(2):
         inst = generate(ref["family"], instance_seed(0, r), **ref["params"])
+        inst = dep_coord_readings.layout_instance(inst, dep_coord.USED_LAYOUT, instance_seed(0, r))
         job = inst.jobs[0]
         wn = search(inst, dataclasses.replace(job, criterion="dep"), "csa")
         wf = search(inst, dataclasses.replace(job, criterion="coord"), "csa")

@@ -88,11 +88,14 @@ def placement(seed: int, runs: int, repeats: int) -> dict[str, Any]:
     """Return mean median ms of the window-placement algorithms on the dep-coord instances."""
     from instances import generate
     from planner import search
+    from validation.study.reproduce.dep_coord import USED_LAYOUT
+    from validation.study.reproduce.dep_coord_readings import layout_instance
 
     ref = reference("dep-coord")
     ms: dict[str, list[float]] = {a: [] for a in PLACEMENT}
     for r in range(runs):
         inst = generate(ref["family"], instance_seed(seed, r), **ref["params"])
+        inst = layout_instance(inst, USED_LAYOUT, instance_seed(seed, r))
         job = inst.jobs[0]
         for a in PLACEMENT:
             if a == "multiple_best":
