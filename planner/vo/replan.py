@@ -40,12 +40,14 @@ def compress(
     t: int,
     *,
     tasks: Mapping[str, list[Task]],
+    moves: dict[str, list[tuple[int, Window]]],
     seed: int = 0,
 ) -> None:
     """Move each job of ``queue`` not in ``started`` to an earlier window from ``t`` if one exists.
 
-    ``now`` (job → its current window) and ``free`` are updated in place;
-    ``tasks`` is job id → :func:`task_nodes`.
+    ``now`` (job → its current window), ``free`` and ``moves`` (job → its
+    moves as (``t``, new window)) are updated in place; ``tasks`` is job id
+    → :func:`task_nodes`.
     """
     for job in queue:
         w = now[job.id]
@@ -58,7 +60,9 @@ def compress(
         got = earlier_window(instance, job, free, t, w.start, seed=seed)
         for p in (w if got is None else got).placements:
             free.take(p.node, p.start, p.end)
-        now[job.id] = w if got is None else got
+        if got is not None:
+            now[job.id] = got
+            moves[job.id].append((t, got))
 
 
 def may_start_before(job: Job, tasks: list[Task], free: FreeTime, own: Window, t: int) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -48,10 +49,11 @@ def task_factors(instance: Instance, seed: int) -> dict[str, np.ndarray]:
 
 @dataclass(frozen=True)
 class Execution:
-    """One placed job: scheduled (reserved) and real start and execution time (Σ task times).
+    """One placed job: scheduled (reserved) and real start, execution time (Σ task times), finish.
 
     ``window`` is the window the job ran in (its reservation, or where
     re-planning moved it); task ``i`` really ran ``factor_i`` × its duration.
+    ``moves`` lists every re-planning move as (instant, new window), in order.
     """
 
     job: str
@@ -61,6 +63,8 @@ class Execution:
     real_time: float
     real_finish: float
     window: Window
+    moves: tuple[tuple[int, Window], ...] = ()
+    scheduled_finish: int | None = None
 
 
 def _real(w: Window, f: np.ndarray) -> list[float]:
@@ -99,6 +103,7 @@ def replay(
             free.take(p.node, p.start, p.end)
     queue = [j for j in instance.jobs if j.id in plan]
     tasks = {j.id: task_nodes(instance, j) for j in queue}
+    moves: dict[str, list[tuple[int, Window]]] = {j.id: [] for j in queue}
     now: dict[str, Window] = dict(plan)
     started: set[str] = set()
     releases: dict[int, list[tuple[str, int, int]]] = {}
@@ -109,7 +114,7 @@ def replay(
         if t in releases:
             for node, a, b in releases.pop(t):
                 free.give(node, a, b)
-            compress(instance, queue, now, started, free, t, tasks=tasks, seed=seed)
+            compress(instance, queue, now, started, free, t, tasks=tasks, moves=moves, seed=seed)
         for j in queue:
             w = now[j.id]
             if j.id in started or w.start != t:
@@ -121,10 +126,11 @@ def replay(
                     releases.setdefault(end, []).append((p.node, end, p.end))
                     events.add(end)
         events |= {w.start for j, w in now.items() if j not in started and w.start > t}
-    return [_row(plan[j.id], now[j.id], factors[j.id]) for j in queue]
+    return [_row(plan[j.id], now[j.id], factors[j.id], moves[j.id]) for j in queue]
 
 
-def _row(scheduled: Window, real: Window, f: np.ndarray) -> Execution:
+def _row(scheduled: Window, real: Window, f: np.ndarray, moves: Sequence[Any] = ()) -> Execution:
     times = _real(real, f)
     return Execution(scheduled.job, scheduled.start, real.start, scheduled.proc_time,
-                     sum(times), real.start + max(times), real)  # fmt: skip
+                     sum(times), real.start + max(times), real, tuple(moves),
+                     scheduled.finish)  # fmt: skip
