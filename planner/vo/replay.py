@@ -9,8 +9,9 @@ whole quantum. CSS and the batch-slicer keep their preliminary schedule
 ``reuse=True``, re-plans on the released time: at every release, each job
 not yet started, in queue order, moves to its earliest window from that
 instant if that is earlier than its reservation, every other reservation
-held (conservative compression, so no job is delayed). Released time
-becomes known only when the task ends. Table 3 shows the
+held (conservative compression, so no job is delayed;
+:mod:`planner.vo.replan`). Released time becomes known only when the task
+ends. Table 3 shows the
 paper's backfilling using released time (real start 37.3 against 69
 scheduled; §7.2, "backfilling conducts scheduling on basis of dynamically
 updated information"). Jobs left unplaced by the preliminary schedule stay

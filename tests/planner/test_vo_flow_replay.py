@@ -130,3 +130,17 @@ def test_cli_replay_usage_errors(argv, needle, capsys: pytest.CaptureFixture[str
     assert main(["flow", "css2015", "--cycles", "1", *argv]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and needle in err
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_necessary_test_changes_nothing(seed, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-planning with the cheap necessary test equals searching every waiting job (full size)."""
+    import planner.vo.replan as replan
+
+    inst = generate("css2015", seed)
+    res = schedule_cycle(Backfill(), VoPolicy(7), inst).reservations
+    f = task_factors(inst, seed)
+    fast = replay(inst, res, f, reuse=True)
+    monkeypatch.setattr(replan, "may_start_before", lambda *args: True)
+    assert replay(inst, res, f, reuse=True) == fast
+    assert any(r.moves for r in fast)
