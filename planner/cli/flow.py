@@ -5,7 +5,10 @@ cycle), adds the jobs postponed by earlier cycles, and schedules the batch
 with the policy (``css`` or ``slicer --k K``) and the VO policy (combination
 problem 6-9). Prints one row per cycle (or JSON Lines with ``--json``),
 then the flow's means; ``--jobs FILE`` writes the per-job records as CSV;
-``--plot DIR`` draws the per-cycle metrics and one cycle's reservations.
+``--plot DIR`` draws the per-cycle metrics and one cycle's reservations;
+``--replay SEED [--replan]`` executes every cycle's schedule with real run
+times below the reserved ones and adds scheduled vs real times
+(docs/slot-backfilling.md).
 """
 
 from __future__ import annotations
@@ -64,6 +67,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", metavar="DIR", help="write cycles.png and timeline.png to DIR")
     p.add_argument("--timeline-cycle", type=_int("--timeline-cycle", 0), default=0,
                    help="the cycle drawn in timeline.png (0)")  # fmt: skip
+    p.add_argument("--replay", type=_int("--replay", 0), default=None, metavar="SEED",
+                   help="execute each cycle's schedule with real task times uniform in "
+                   "[0.2, 1] x reserved, drawn from SEED; print scheduled vs real start, "
+                   "execution and finish (docs/slot-backfilling.md)")  # fmt: skip
+    p.add_argument("--replan", action="store_true",
+                   help="with --replay and --policy backfill: jobs not yet started move to "
+                   "earlier windows on released time")  # fmt: skip
     p.set_defaults(run=run)
 
 
@@ -129,21 +139,33 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("planner flow: --time must be proc_time or runtime")
     if args.plot and args.timeline_cycle >= args.cycles:
         raise UsageError("planner flow: --timeline-cycle must be below --cycles")
+    if args.replan and args.replay is None:
+        raise UsageError("planner flow: --replan needs --replay SEED")
+    if args.replan and args.policy != "backfill":
+        raise UsageError("planner flow: --replan applies to the backfill policy only")
     combine = VoPolicy(int(args.problem), args.time)
     env = family_environment(args.family, args.seed, **params)
     try:
+        keep = bool(args.plot) or args.replay is not None
         flow = run_flow(policy, combine, env, args.cycles, seed=args.seed,
-                        max_postponements=args.max_postponements, keep=bool(args.plot))  # fmt: skip
+                        max_postponements=args.max_postponements, keep=keep)  # fmt: skip
     except ValueError as err:
         raise UsageError(f"planner flow: {str(err).splitlines()[0]}") from None
+    rep = None
+    if args.replay is not None:
+        from planner.vo.flow_replay import replay_flow
+
+        rep = replay_flow(flow, args.replay, replan=args.replan)
     if args.jobs:
-        _write_jobs(flow, args.jobs)
+        _write_jobs(flow, args.jobs, rep)
     if args.plot:
         _plot(flow, args.plot, args.timeline_cycle)
     if args.json:
         for c in flow.cycles:
             row = dataclasses.asdict(c)
             row["nodes"] = [dataclasses.asdict(u) for u in c.nodes]
+            if rep is not None:
+                row["replay"] = _replay_fields(rep.cycles[c.cycle])
             emit_json(row)
         return 0
     cols = ["cycle", "batch", "new", "carried", "placed", "postponed", "dropped", "alternatives",
@@ -151,7 +173,29 @@ def run(args: argparse.Namespace) -> int:
     print_table(cols, [[_fmt(getattr(c, k)) for k in cols] for c in flow.cycles])
     print()
     print(_summary(flow, policy))
+    if rep is not None:
+        print()
+        _print_replay(rep)
     return 0
+
+
+REPLAY_COLUMNS = ("placed", "moved", "start", "real_start", "exec", "real_exec", "finish",
+                  "real_finish")  # fmt: skip
+"""Per-cycle replay means: scheduled and real start, execution time (Σ task times), finish."""
+
+
+def _replay_fields(c: Any) -> dict[str, Any]:
+    return {k: getattr(c, k) for k in REPLAY_COLUMNS}
+
+
+def _print_replay(rep: Any) -> None:
+    print(f"execution replay (seed {rep.seed}, {'re-planned' if rep.replan else 'fixed'} "
+          "schedule): scheduled vs real, means over placed jobs")  # fmt: skip
+    cols = ["cycle", *REPLAY_COLUMNS]
+    print_table(cols, [[_fmt(getattr(c, k)) for k in cols] for c in rep.cycles])
+    print()
+    total = rep.overall()
+    print("replay  " + "  ".join(f"{k}={_fmt(getattr(total, k))}" for k in REPLAY_COLUMNS))
 
 
 def _name(policy: Any) -> str:
@@ -186,8 +230,14 @@ def _summary(flow: Any, policy: Any) -> str:
     return "  ".join(f"{k}={v}" for k, v in parts.items())
 
 
-def _write_jobs(flow: Any, path: str) -> None:
+REPLAY_JOB_FIELDS = ("real_start", "real_exec", "real_finish", "real_hosts", "moved")
+"""Columns ``--replay`` adds to ``--jobs``: the real run of each placed job."""
+
+
+def _write_jobs(flow: Any, path: str, rep: Any = None) -> None:
     fields = [f.name for f in dataclasses.fields(flow.jobs[0])] if flow.jobs else ["job"]
+    if rep is not None:
+        fields += REPLAY_JOB_FIELDS
     try:
         with open(path, "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
@@ -195,7 +245,12 @@ def _write_jobs(flow: Any, path: str) -> None:
             for j in flow.jobs:
                 row = dataclasses.asdict(j)
                 row["hosts"] = " ".join(row["hosts"])
-                w.writerow(["" if row[f] is None else row[f] for f in fields])
+                run = None if rep is None else rep.jobs.get((j.cycle, j.job))
+                if run is not None:
+                    row.update(real_start=run.real_start, real_exec=run.real_time,
+                               real_finish=run.real_finish, moved=int(bool(run.moves)),
+                               real_hosts=" ".join(run.window.nodes))  # fmt: skip
+                w.writerow(["" if row.get(f) is None else row[f] for f in fields])
     except OSError as err:
         raise UsageError(f"planner flow: cannot write {path}: {err.strerror}") from None
 

@@ -12,6 +12,9 @@ distinct task duration (same optimum, fewer passes; see
 Ties: a window replaces the incumbent only with a strictly better value, or
 an equal value and an earlier start; so among equally good windows the
 earliest start wins, then the one met first (faster level, earlier step).
+A pass for the finish time stops once T plus the shortest task reaches the
+incumbent's finish (at a start no earlier than the incumbent's): no later
+step of the pass can replace it (the finish selectors use no random source).
 """
 
 from __future__ import annotations
@@ -76,13 +79,16 @@ def aep(
     run.ladder = levels(feed)
     if not run.ladder:
         return None
-    run.arrays = feed_arrays(feed)
     # a selector reading only the n cheapest gives the same value until they change
     first_n = getattr(selector, "first_n_only", False)
     moves = metric in ("start", "finish", "near_distance", "far_distance")
     n = feed.n
     best: tuple[int, list[int]] | None = None
     vector = first_n and metric in lite.METRICS
+    if vector or getattr(selector, "uses_arrays", False):
+        run.arrays = feed_arrays(feed)
+    # finish >= T + the shortest task: once that reaches the incumbent, the pass is done
+    floor = run.ladder[0] if metric == "finish" else None
     if not square:
         passes: list[tuple[float | None, int | None]] = [(None, None)]
     elif merge_levels:
@@ -99,6 +105,9 @@ def aep(
             continue
         seen: tuple[list[int], int] | None = None
         for t in sw.steps():
+            if floor is not None and run.best is not None and t + floor >= run.best[0] \
+                    and t >= run.best[1]:  # fmt: skip
+                break  # no later step of this pass can improve on the incumbent
             if first_n:
                 now = (sw.keys[:n], t if moves else 0)
                 if now == seen:

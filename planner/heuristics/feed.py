@@ -13,6 +13,34 @@ from collections.abc import Iterator, Sequence
 
 from instances import Instance, Job, Slot, cost, duration
 
+NodeInfo = dict[str, "tuple[int, float, int, float, float] | None"]
+"""Node id → (node index, performance, rough task duration, q, price), None if unsuitable."""
+
+_INFO: dict[tuple[int, int], tuple[object, object, NodeInfo]] = {}
+
+
+def node_info(instance: Instance, job: Job) -> NodeInfo:
+    """Return ``job``'s data on every node of ``instance``.
+
+    Memoised per (node tuple, job) object pair: the searches of one batch
+    build many feeds for the same jobs on the same nodes. An entry holds
+    both objects, so their ids stay theirs while it lives.
+    """
+    key = (id(instance.nodes), id(job))
+    hit = _INFO.get(key)
+    if hit is not None and hit[0] is instance.nodes and hit[1] is job:
+        return hit[2]
+    info: NodeInfo = {}
+    for k, nd in enumerate(instance.nodes):
+        if job.suits(nd):
+            info[nd.id] = (k, nd.performance, duration(job.volume, nd.performance), nd.q, nd.price)
+        else:
+            info[nd.id] = None
+    if len(_INFO) >= 4096:
+        _INFO.clear()
+    _INFO[key] = (instance.nodes, job, info)
+    return info
+
 
 class Feed:
     """The suitable slots of ``job``, clipped to its release/deadline, in (start, node) order.
@@ -57,14 +85,7 @@ class Feed:
         self.edge_start: list[int] = []
         self.edge_end: list[int] = []
         self._costs: dict[tuple[float, int], int] = {}
-        info: dict[str, tuple[int, float, int, float, float] | None] = {}
-        for k, nd in enumerate(instance.nodes):
-            if job.suits(nd):
-                r = duration(job.volume, nd.performance)
-                info[nd.id] = (k, nd.performance, r, nd.q, nd.price)
-            else:
-                info[nd.id] = None
-        self._info = info
+        self._info = node_info(instance, job)
         self._cap = max_price
         source: Sequence[tuple[Slot, Slot]] | Sequence[Slot]
         if job.release is not None:

@@ -133,45 +133,52 @@ class Sweep:
         """
         feed, level, n = self.feed, self.level, self.feed.n
         start, end, rough, perf = feed.start, feed.end, feed.rough, feed.perf
+        price, costs, cost = feed.price, feed._costs, feed.cost
         p_k = self.performance
         heap: list[tuple[int, int]] = []
         keys = self.keys
-        cost = feed.cost
         by_rough = self.by_rough
         K = self.K
+        last_of_start = self.last_of_start
+        pop, push = heapq.heappop, heapq.heappush
+        front, exact = self.front, self.exact_alive  # mirrored to self at every yield
         i = 0
         while i < len(start) or feed.read():
             t = start[i]
-            self.T = t
             while heap and heap[0][0] < t:
-                key = heapq.heappop(heap)[1]
+                key = pop(heap)[1]
                 pos = bisect_left(keys, key)
                 del keys[pos]
                 if pos < n:
-                    self.front += 1
+                    front += 1
                 j = key % K
                 r = rough[j]
                 by_rough[r] -= 1
                 if (r == level) if p_k is None else (perf[j] == p_k):
-                    self.exact_alive -= 1
+                    exact -= 1
             r = rough[i]
             if level is None or ((r <= level) if p_k is None else (perf[i] >= p_k)):
                 d = r if level is None else level
                 if end[i] - t >= d:
-                    key = cost(i, d) * K + i
-                    heapq.heappush(heap, (end[i] - d, key))
+                    c = costs.get((price[i], d))
+                    key = (cost(i, d) if c is None else c) * K + i
+                    push(heap, (end[i] - d, key))
                     pos = bisect_left(keys, key)
                     keys.insert(pos, key)
                     if pos < n:
-                        self.front += 1
+                        front += 1
                     by_rough[r] = by_rough.get(r, 0) + 1
                     if (r == level) if p_k is None else (perf[i] == p_k):
-                        self.exact_alive += 1
+                        exact += 1
             i += 1
-            if self.last_of_start and (i < len(start) or feed.read()) and start[i] == t:
+            if last_of_start and (i < len(start) or feed.read()) and start[i] == t:
                 continue
-            if len(keys) >= n and (level is None or self.exact_alive):
+            if len(keys) >= n and (level is None or exact):
+                self.T, self.front, self.exact_alive = t, front, exact
                 yield t
+        self.front, self.exact_alive = front, exact
+        if start:
+            self.T = start[-1]
 
 
 def levels(feed: Feed) -> list[int]:

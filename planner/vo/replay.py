@@ -9,8 +9,9 @@ whole quantum. CSS and the batch-slicer keep their preliminary schedule
 ``reuse=True``, re-plans on the released time: at every release, each job
 not yet started, in queue order, moves to its earliest window from that
 instant if that is earlier than its reservation, every other reservation
-held (conservative compression, so no job is delayed). Released time
-becomes known only when the task ends. Table 3 shows the
+held (conservative compression, so no job is delayed;
+:mod:`planner.vo.replan`). Released time becomes known only when the task
+ends. Table 3 shows the
 paper's backfilling using released time (real start 37.3 against 69
 scheduled; §7.2, "backfilling conducts scheduling on basis of dynamically
 updated information"). Jobs left unplaced by the preliminary schedule stay
@@ -26,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from instances import Instance, Slot, subtract_interval
-from planner.heuristics.slotlist import SlotList
-from planner.vo.policies.backfill import earliest_window
+from instances import Instance
+from planner.vo.free_time import FreeTime
+from planner.vo.replan import compress, task_nodes
 from planner.window import Window
 
 LOW = 0.2
@@ -49,10 +50,11 @@ def task_factors(instance: Instance, seed: int) -> dict[str, np.ndarray]:
 
 @dataclass(frozen=True)
 class Execution:
-    """One placed job: scheduled (reserved) and real start and execution time (Σ task times).
+    """One placed job: scheduled (reserved) and real start, execution time (Σ task times), finish.
 
     ``window`` is the window the job ran in (its reservation, or where
     re-planning moved it); task ``i`` really ran ``factor_i`` × its duration.
+    ``moves`` lists every re-planning move as (instant, new window), in order.
     """
 
     job: str
@@ -62,48 +64,8 @@ class Execution:
     real_time: float
     real_finish: float
     window: Window
-
-
-class _Free:
-    """Free time per node as sorted slots that merge with their neighbours when released."""
-
-    def __init__(self, slots: Sequence[Slot]) -> None:
-        self.by_node: dict[str, list[Slot]] = {}
-        for s in slots:
-            self.by_node.setdefault(s.node, []).append(s)
-        for iv in self.by_node.values():
-            iv.sort(key=lambda s: s.start)
-
-    def slots(self, order: Mapping[str, int], t: int) -> list[Slot]:
-        out = [s for iv in self.by_node.values() for s in iv if s.end > t]
-        return sorted(out, key=lambda s: (s.start, order[s.node]))
-
-    def take(self, node: str, start: int, end: int) -> None:
-        iv = self.by_node[node]
-        for k, s in enumerate(iv):
-            if s.start <= start and end <= s.end:
-                iv[k : k + 1] = subtract_interval(s, start, end)
-                return
-        raise AssertionError(f"[{start}, {end}) on '{node}' is not free")
-
-    def give(self, node: str, start: int, end: int, price: float | None) -> None:
-        iv = self.by_node.setdefault(node, [])
-        k = 0
-        while k < len(iv) and iv[k].start < start:
-            k += 1
-        if k > 0 and iv[k - 1].end == start and iv[k - 1].price == price:
-            k -= 1
-            start = iv.pop(k).start
-        if k < len(iv) and iv[k].start == end and iv[k].price == price:
-            end = iv.pop(k).end
-        iv.insert(k, Slot(node, start, end, price))
-
-
-def _price(instance: Instance, node: str, start: int, end: int) -> float | None:
-    for s in instance.slots:
-        if s.node == node and s.start <= start and end <= s.end:
-            return s.price
-    raise AssertionError(f"[{start}, {end}) on '{node}' is in no free slot of the instance")
+    moves: tuple[tuple[int, Window], ...] = ()
+    scheduled_finish: int | None = None
 
 
 def _real(w: Window, f: np.ndarray) -> list[float]:
@@ -136,11 +98,13 @@ def replay(
     plan = {w.job: w for w in reservations}
     if not reuse:
         return [_row(plan[j], plan[j], factors[j]) for j in plan]
-    free = _Free(instance.slots)
+    free = FreeTime(instance)
     for w in reservations:
         for p in w.placements:
             free.take(p.node, p.start, p.end)
     queue = [j for j in instance.jobs if j.id in plan]
+    tasks = {j.id: task_nodes(instance, j) for j in queue}
+    moves: dict[str, list[tuple[int, Window]]] = {j.id: [] for j in queue}
     now: dict[str, Window] = dict(plan)
     started: set[str] = set()
     releases: dict[int, list[tuple[str, int, int]]] = {}
@@ -150,8 +114,8 @@ def replay(
         events.discard(t)
         if t in releases:
             for node, a, b in releases.pop(t):
-                free.give(node, a, b, _price(instance, node, a, b))
-            _compress(instance, queue, now, started, free, t, seed)
+                free.give(node, a, b)
+            compress(instance, queue, now, started, free, t, tasks=tasks, moves=moves, seed=seed)
         for j in queue:
             w = now[j.id]
             if j.id in started or w.start != t:
@@ -163,38 +127,11 @@ def replay(
                     releases.setdefault(end, []).append((p.node, end, p.end))
                     events.add(end)
         events |= {w.start for j, w in now.items() if j not in started and w.start > t}
-    return [_row(plan[j.id], now[j.id], factors[j.id]) for j in queue]
+    return [_row(plan[j.id], now[j.id], factors[j.id], moves[j.id]) for j in queue]
 
 
-def _row(scheduled: Window, real: Window, f: np.ndarray) -> Execution:
+def _row(scheduled: Window, real: Window, f: np.ndarray, moves: Sequence[Any] = ()) -> Execution:
     times = _real(real, f)
     return Execution(scheduled.job, scheduled.start, real.start, scheduled.proc_time,
-                     sum(times), real.start + max(times), real)  # fmt: skip
-
-
-def _compress(
-    instance: Instance,
-    queue: Sequence[Any],
-    now: dict[str, Window],
-    started: set[str],
-    free: _Free,
-    t: int,
-    seed: int,
-) -> None:
-    """Move every job not yet started, in queue order, to its earliest window from ``t`` if earlier.
-
-    No job is delayed: every other reservation is held while one job moves.
-    """
-    order = instance.node_index
-    for j in queue:
-        w = now[j.id]
-        if j.id in started:
-            continue
-        for p in w.placements:
-            free.give(p.node, p.start, p.end, _price(instance, p.node, p.start, p.end))
-        got = earliest_window(instance, j, SlotList(free.slots(order, t), order), t, seed=seed)
-        if got is not None and got.start < w.start:
-            w = got
-        for p in w.placements:
-            free.take(p.node, p.start, p.end)
-        now[j.id] = w
+                     sum(times), real.start + max(times), real, tuple(moves),
+                     scheduled.finish)  # fmt: skip

@@ -66,3 +66,7 @@ def dp_selector(run: Run, sw: Sweep) -> list[int] | None:
             return None
     got = knapsack(z, c, n, feed.budget, must)
     return None if got is None else idx[got].tolist()
+
+
+# it reads run.arrays, which aep builds only for the selectors that say so
+dp_selector.uses_arrays = True  # type: ignore[attr-defined]
