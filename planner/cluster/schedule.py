@@ -135,6 +135,11 @@ class MachineSchedule:
             starts[i] = prev = t
         self.refresh()
 
+    def append_start(self, job: int) -> int:
+        """Return the start ``job`` gets when appended to the list (as ``insert`` at the end)."""
+        prev = max(self.cluster.now, self.starts[-1]) if self.starts else self.cluster.now
+        return self.profile.earliest(self.cluster.cpus[job], self.hold(job), prev)
+
     def edf_position(self, job: int) -> int:
         """Return the index of the first job with a later deadline (EDF, Algorithm 1 line 10)."""
         d = self.deadline[job]

@@ -106,18 +106,27 @@ class EgEdf(Policy):
         for s in scheds:
             if not s.suitable(job):
                 continue
+            other = ends[0][0] if ends[0][1] != s.m else (ends[1][0] if len(ends) > 1 else 0)
             t = s.gap(job)
             if t is not None:
                 gap_found = True
                 late = t + planned[s.m][job] > self.deadline[job]
                 cand, end, on_time = None, s.end, len(s.jobs) + 1 - s.delayed - late
             elif not gap_found:
-                cand = s.copy()
-                cand.insert(job, cand.edf_position(job))
-                end, on_time = cand.end, len(cand.jobs) - cand.delayed
+                k = s.edf_position(job)
+                if k == len(s.jobs):  # appended: nothing shifts, no copy to re-plan
+                    t, cand = s.append_start(job), None
+                    late = t + planned[s.m][job] > self.deadline[job]
+                    end = max(s.end, t + s.hold(job))
+                    on_time = len(s.jobs) + 1 - s.delayed - late
+                else:
+                    if best is not None and not acceptance(best, (max(other, s.end), total + 1)):
+                        continue  # bound: shifted jobs only end later, the new one adds <= 1
+                    cand = s.copy()
+                    cand.insert(job, k)
+                    end, on_time = cand.end, len(cand.jobs) - cand.delayed
             else:
                 continue
-            other = ends[0][0] if ends[0][1] != s.m else (ends[1][0] if len(ends) > 1 else 0)
             score = (max(other, end), total - (len(s.jobs) - s.delayed) + on_time)
             if acceptance(best, score):
                 best, choice = score, (s.m, t, cand)
@@ -125,6 +134,6 @@ class EgEdf(Policy):
             raise InvariantError(f"job {self.cluster.workload.jobs[job].id} fits no machine")
         m, t, cand = choice
         if cand is None:
-            scheds[m].place(job, t)  # type: ignore[arg-type]
+            scheds[m].place(job, t)  # type: ignore[arg-type]  # a gap, or the end of the list
         else:
             scheds[m] = cand
