@@ -57,3 +57,13 @@ def test_cli_reproduce_egedf_tiny(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert (out / "egedf-means.csv").read_text().count("\n") == 1 + 25
     assert main(["study", "reproduce"]) == 0
     assert "egedf" in capsys.readouterr().out
+
+
+def test_workers_give_the_serial_means() -> None:
+    """Two worker processes: every mean equals the serial run's except the scheduler time."""
+    serial = egedf.run(20, 2, seed=3)
+    pooled = egedf.run(20, 2, seed=3, workers=2)
+    assert serial.means.keys() == pooled.means.keys()
+    for key, row in serial.means.items():
+        assert {c: v for c, v in row.items() if c != "us_per_job"} == {
+            c: v for c, v in pooled.means[key].items() if c != "us_per_job"}
