@@ -10,9 +10,10 @@ inter-arrival 1-5 s, seeds 0..repetitions-1) replayed under each variant of
 jobs only (``all_jobs=0``); Tabu search by events (default: 10 iterations at
 every event) or Alea's way (every 300 s, 2 iterations per waiting job); MoveJob
 into gaps only (default) or also onto a list's open end (``tail=1``). Flexible
-backfilling is the reference. ``--variants`` also takes two diagnostics that
-are not the paper (``DIAGNOSTIC``). Prints the mean of each criterion per variant and
-stream, and Tabu's accepted moves per replay. Scheduler times are CPU seconds on
+backfilling is the reference. ``--variants`` also takes three diagnostics
+that are not the paper (the last ``DIAGNOSTICS`` of ``VARIANTS``). Prints the
+mean of each criterion per variant and stream, and Tabu's accepted moves per
+replay. Scheduler times are CPU seconds on
 a shared machine (noisy); every other column is deterministic.
 """
 
@@ -20,17 +21,54 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections import OrderedDict
 from typing import Any
 
 from instances.generators.registry import generate_workload
 from planner.cluster import simulate
-from planner.cluster.policies import POLICIES
+from planner.cluster.policies import POLICIES, Tabu
 from planner.cluster.policies import egedf as egedf_policy
+from planner.cluster.schedule import makespan, nondelayed
 from validation.study.executors import make_executor
 from validation.study.reproduce.egedf import INTERARRIVALS
 
 ALEA = {"period": 300, "iterations": 0, "per_job": 2}
-VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+
+
+class RandomPick(Tabu):
+    """Diagnostic, not the paper: Alea 3.1's TabuSearch choice of the job to move.
+
+    A random machine and a random job of its list (``findRandonResource``,
+    ``findRandomGridletInfo``); a job in the tabu list is left where it is.
+    MoveJob and the acceptance are the paper's, as in :class:`Tabu`.
+    """
+
+    def search(self, iterations: int) -> int:
+        """Run ``iterations`` random picks; return the number of accepted moves."""
+        scheds, tabu, moved = self.schedules, OrderedDict[int, None](), 0
+        best = (makespan(scheds), nondelayed(scheds) + self.settled)
+        for _ in range(iterations):
+            source = scheds[self.rng.randrange(len(scheds))]
+            if not source.jobs:
+                continue
+            k = self.rng.randrange(len(source.jobs))
+            job = source.jobs[k]
+            if job in tabu:
+                continue
+            tabu[job] = None
+            if len(tabu) > self.tabu_size:
+                tabu.popitem(last=False)
+            src = source.copy()
+            src.remove(k)
+            others = max((s.end for s in scheds if s.m != source.m), default=0)
+            if self.move_job(job, source, src, best, others):
+                moved += 1
+                best = (makespan(scheds), nondelayed(scheds) + self.settled)
+        self.moves += moved
+        return moved
+
+
+VARIANTS: dict[str, tuple[str | type, dict[str, Any]]] = {
     "flex": ("flex", {}),
     "egedf": ("egedf", {}),
     "egedf waiting-N": ("egedf", {"all_jobs": 0}),
@@ -41,9 +79,12 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "tabu alea-period tail": ("tabu", {**ALEA, "tail": 1}),
     "flex w=(0,1,1)": ("flex", {"weights": (0.0, 1.0, 1.0)}),
     "egedf deadline-first": ("egedf", {}),
+    "tabu random-pick": (RandomPick, {}),
 }
-"""Variants; the last two are diagnostics, not the paper: Flex without its deadline term, and
-EG-EDF whose acceptance compares non-delayed jobs first, makespan only on ties."""
+"""Variants; the last three are diagnostics, not the paper: Flex without its deadline term,
+EG-EDF whose acceptance compares non-delayed jobs first (makespan only on ties), and Tabu
+search picking a random machine and job (Alea 3.1's TabuSearch)."""
+DIAGNOSTICS = 3
 DIAGNOSTIC = ("egedf deadline-first",)
 
 
@@ -60,7 +101,7 @@ def replay(task: tuple[int, float, int, str]) -> tuple[int, float, str, dict[str
     name, options = VARIANTS[label]
     made: list[Any] = []
 
-    class Captured(POLICIES[name]):  # type: ignore[misc, valid-type]
+    class Captured(POLICIES[name] if isinstance(name, str) else name):  # type: ignore[misc]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             made.append(self)
@@ -90,7 +131,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=3000)
     ap.add_argument("--repetitions", type=int, default=2)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--variants", nargs="*", default=list(VARIANTS)[:-2], choices=list(VARIANTS))
+    ap.add_argument("--variants", nargs="*", default=list(VARIANTS)[:-DIAGNOSTICS],
+                    choices=list(VARIANTS))  # fmt: skip
     args = ap.parse_args()
     tasks = [(rep, ia, args.jobs, label) for rep in range(args.repetitions)
              for ia in INTERARRIVALS for label in args.variants]  # fmt: skip
@@ -108,7 +150,8 @@ def main() -> None:
     for ia in INTERARRIVALS:
         for label in args.variants:
             m = {c: statistics.fmean(r[c] for r in rows[(ia, label)]) for c in COLUMNS}
-            moves = f"{m['moves']:.0f}" if VARIANTS[label][0] == "tabu" else "-"
+            tabu = VARIANTS[label][0] in ("tabu", RandomPick)
+            moves = f"{m['moves']:.0f}" if tabu else "-"
             print(f"| {ia:g} | {label} | {m['delayed_pct']:.2f} | {m['utilisation']:.3f} "
                   f"| {m['weighted_utilisation']:.3f} | {m['makespan']:.0f} "
                   f"| {m['mean_slowdown']:.2f} | {m['us_per_job']:.0f} | {moves} |")  # fmt: skip
