@@ -116,7 +116,7 @@ def test_acceptance_criterion(best: tuple[int, int] | None, new: tuple[int, int]
 
 
 def tradeoff(all_jobs: bool) -> EgEdf:
-    """m0 plans x (1 s, deadline 1: late) then would run y late at [5, 15) (makespan 30).
+    """m0 plans x (5 s, deadline 1: late) then would run y late at [5, 15) (makespan 30).
 
     m1 plans z (30 s, no deadline); EDF puts y (10 s, deadline 10) first: on time, but z
     shifts to [10, 40). 100 started jobs have met their deadlines.
