@@ -119,7 +119,7 @@ def tradeoff(all_jobs: bool) -> EgEdf:
     """m0 plans x (5 s, deadline 1: late) then would run y late at [5, 15) (makespan 30).
 
     m1 plans z (30 s, no deadline); EDF puts y (10 s, deadline 10) first: on time, but z
-    shifts to [10, 40). 100 started jobs have met their deadlines.
+    shifts to [10, 40). With all_jobs, 100 started jobs have met their deadlines.
     """
     jobs = [j(0, 1, 5, 1), j(1, 1, 10, 10), j(2, 1, 30)]
     c = cluster_of([Machine("m0", 1), Machine("m1", 1)], jobs)
