@@ -236,15 +236,26 @@ def test_early_completion_shifts_the_machine_left() -> None:
     assert replay.start == [0, 4]
 
 
-@pytest.mark.parametrize("policy", ["flex", "egedf", "tabu"])
-def test_random_workloads_pass_the_checker(policy: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("policy", "options"),
+    [
+        ("flex", {}),
+        ("egedf", {}),
+        ("egedf", {"all_jobs": 0}),  # N over waiting jobs only
+        ("tabu", {}),
+        ("tabu", {"tail": 1, "all_jobs": 0}),  # MoveJob onto open list ends
+        ("tabu", {"period": 7, "iterations": 0, "per_job": 2}),  # Alea-style periodic runs
+    ],
+)
+def test_random_workloads_pass_the_checker(policy: str, options: dict[str, int],
+                                           tmp_path: Path) -> None:  # fmt: skip
     """Random small workloads with deadlines, kills and zero lengths: no checker violation."""
     for seed in range(150):
         wl = random_workload(seed)
         rng = random.Random(seed)
         jobs = tuple(replace(x, deadline=x.submit + rng.randint(0, 40)) if rng.random() < 0.7
                      else x for x in wl.jobs)  # fmt: skip
-        run_checked(replace(wl, jobs=jobs), policy, tmp_path)
+        run_checked(replace(wl, jobs=jobs), policy, tmp_path, **options)
 
 
 def test_tabu_is_deterministic_for_a_seed() -> None:
@@ -357,7 +368,8 @@ def test_cli_policy_options_reach_the_policy(
     assert first == {"1,0,0": "long", "0,0,1": "short"}
 
 
-def test_schedule_bookkeeping_matches_a_recount_at_every_pass() -> None:
+@pytest.mark.parametrize("options", [{}, {"tail": 1, "period": 5, "iterations": 0, "per_job": 2}])
+def test_schedule_bookkeeping_matches_a_recount_at_every_pass(options: dict[str, int]) -> None:
     """After every pass: each machine's delayed count and planned completion equal a recount
     from its list, planned starts are >= now and non-decreasing, and the list holds no started
     job (random workloads with deadlines, early ends and kills)."""
@@ -381,4 +393,4 @@ def test_schedule_bookkeeping_matches_a_recount_at_every_pass() -> None:
         wl = random_workload(seed)
         rng = random.Random(seed)
         jobs = tuple(replace(x, deadline=x.submit + rng.randint(0, 40)) for x in wl.jobs)
-        simulate(replace(wl, jobs=jobs), Audited)
+        simulate(replace(wl, jobs=jobs), Audited, **options)
