@@ -83,8 +83,10 @@ class MachineSchedule:
         """Return the start of the earliest gap that holds ``job`` entirely, or None."""
         if not self.suitable(job):
             return None
-        d = self.hold(job)
-        t = self.profile.earliest(self.cluster.cpus[job], d, self.cluster.now)
+        d, now = self.hold(job), self.cluster.now
+        if now + d > self.end:
+            return None  # no room before the planned completion
+        t = self.profile.earliest(self.cluster.cpus[job], d, now)
         return t if t + d <= self.end else None
 
     def refresh(self) -> None:
