@@ -67,3 +67,10 @@ def test_workers_give_the_serial_means() -> None:
     for key, row in serial.means.items():
         assert {c: v for c, v in row.items() if c != "us_per_job"} == {
             c: v for c, v in pooled.means[key].items() if c != "us_per_job"}
+
+
+def test_cli_refuses_other_executors(capsys: pytest.CaptureFixture[str]) -> None:
+    """egedf runs on local processes: --executor dask is one clear line and exit code 2."""
+    assert main(["study", "reproduce", "egedf", "--executor", "dask", "--jobs", "5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'egedf' runs on local processes only" in err[0]
