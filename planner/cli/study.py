@@ -154,7 +154,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="override the run count (cycles, for the VO-flow experiments)")  # fmt: skip
     r.add_argument("--executor", choices=("local", "dask"),
                    help="run VO-flow experiments' cycles on local processes or Dask")  # fmt: skip
-    r.add_argument("--workers", type=_number("--workers", int, 1), help="executor workers")
+    r.add_argument("--workers", type=_number("--workers", int, 1),
+                   help="executor workers (egedf: local processes replaying the streams)")
     r.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     r.add_argument("--repeats", type=_number("--repeats", int, 1),
                    help="timing only: timed searches per instance after the warm-up (default 3)")

@@ -160,8 +160,15 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
+    if args.executor or args.scheduler:
+        from planner.cli.common import UsageError
+
+        raise UsageError("planner study reproduce: 'egedf' runs on local processes only "
+                         "(--workers N; --executor/--scheduler do not apply)")  # fmt: skip
+
     outcome = egedf.run(args.jobs or egedf.JOBS, args.repetitions or egedf.REPETITIONS,
-                        seed=args.seed or 0, progress=None if args.quiet else say)  # fmt: skip
+                        seed=args.seed or 0, progress=None if args.quiet else say,
+                        workers=args.workers or 1)  # fmt: skip
     print(egedf.render(outcome))
     if args.out:
         out = Path(args.out)

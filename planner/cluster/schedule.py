@@ -26,6 +26,8 @@ from planner.cluster.cluster import Cluster
 from planner.cluster.profile import Profile
 
 NO_DEADLINE = math.inf
+EPSILON = 1e-13
+"""Smallest denominator of the AcceptanceCriterion's two ratios (Alea's zero-division guard)."""
 
 
 class MachineSchedule:
@@ -81,8 +83,10 @@ class MachineSchedule:
         """Return the start of the earliest gap that holds ``job`` entirely, or None."""
         if not self.suitable(job):
             return None
-        d = self.hold(job)
-        t = self.profile.earliest(self.cluster.cpus[job], d, self.cluster.now)
+        d, now = self.hold(job), self.cluster.now
+        if now + d > self.end:
+            return None  # no room before the planned completion
+        t = self.profile.earliest(self.cluster.cpus[job], d, now)
         return t if t + d <= self.end else None
 
     def refresh(self) -> None:
@@ -135,6 +139,11 @@ class MachineSchedule:
             starts[i] = prev = t
         self.refresh()
 
+    def append_start(self, job: int) -> int:
+        """Return the start ``job`` gets when appended to the list (as ``insert`` at the end)."""
+        prev = max(self.cluster.now, self.starts[-1]) if self.starts else self.cluster.now
+        return self.profile.earliest(self.cluster.cpus[job], self.hold(job), prev)
+
     def edf_position(self, job: int) -> int:
         """Return the index of the first job with a later deadline (EDF, Algorithm 1 line 10)."""
         d = self.deadline[job]
@@ -165,18 +174,14 @@ def acceptance(best: tuple[int, int] | None, new: tuple[int, int]) -> bool:
     """AcceptanceCriterion (Klusáček & Rudová 2008, Algorithm 2) on (makespan, nondelayed) pairs.
 
     weight = (C_best − C_new) / C_best + (N_new − N_best) / N_best, accepted when
-    weight > 0. The zero divisions the paper leaves out are resolved as a
-    ratio with a zero denominator: a term x / 0 is 0 when x = 0 and sign(x)
-    otherwise (any change from nothing counts as a full unit). ``best`` None
-    (no schedule yet) is always accepted (Algorithm 2 line 1).
+    weight > 0. The zero divisions the paper leaves out are resolved as the
+    authors' simulator Alea resolves those of its later acceptance rules: a
+    denominator is at least :data:`EPSILON` (``Math.max(0.0000000000001, previous)``
+    in Alea's ``TabuSearch.java``), so a change from zero dominates the other
+    term. ``best`` None (no schedule yet) is always accepted (Algorithm 2 line 1).
     """
     if best is None:
         return True
     (c_best, n_best), (c_new, n_new) = best, new
-    return _ratio(c_best - c_new, c_best) + _ratio(n_new - n_best, n_best) > 0.0
-
-
-def _ratio(x: float, base: float) -> float:
-    if base == 0:
-        return 0.0 if x == 0 else math.copysign(1.0, x)
-    return x / base
+    return ((c_best - c_new) / max(c_best, EPSILON) + (n_new - n_best) / max(n_best, EPSILON)
+            > 0.0)  # fmt: skip

@@ -57,3 +57,20 @@ def test_cli_reproduce_egedf_tiny(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert (out / "egedf-means.csv").read_text().count("\n") == 1 + 25
     assert main(["study", "reproduce"]) == 0
     assert "egedf" in capsys.readouterr().out
+
+
+def test_workers_give_the_serial_means() -> None:
+    """Two worker processes: every mean equals the serial run's except the scheduler time."""
+    serial = egedf.run(20, 2, seed=3)
+    pooled = egedf.run(20, 2, seed=3, workers=2)
+    assert serial.means.keys() == pooled.means.keys()
+    for key, row in serial.means.items():
+        assert {c: v for c, v in row.items() if c != "us_per_job"} == {
+            c: v for c, v in pooled.means[key].items() if c != "us_per_job"}
+
+
+def test_cli_refuses_other_executors(capsys: pytest.CaptureFixture[str]) -> None:
+    """egedf runs on local processes: --executor dask is one clear line and exit code 2."""
+    assert main(["study", "reproduce", "egedf", "--executor", "dask", "--jobs", "5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'egedf' runs on local processes only" in err[0]

@@ -11,6 +11,11 @@ candidate is compared with the best so far by the AcceptanceCriterion
 (:func:`planner.cluster.schedule.acceptance`): relative makespan gain plus
 relative gain in non-delayed jobs must be > 0; the first candidate is always
 taken. Once a gap was found, EDF is not tried again (Algorithm 1 line 8).
+
+The non-delayed count N is the paper's objective U = Σ_j U_j read over all
+jobs: the waiting jobs planned to meet their deadline plus the started ones
+(running, planned to; finished, did), as Alea's ``ResourceInfo.update`` counts
+``resource_score``. ``all_jobs=False`` counts the waiting jobs only.
 """
 
 from __future__ import annotations
@@ -27,8 +32,15 @@ class EgEdf(Policy):
     name = "egedf"
     summary = "EG-EDF (schedule-based): new job into the earliest gap, else EDF insertion"
 
-    def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
+    def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None,
+                 all_jobs: bool = True) -> None:  # fmt: skip
         super().__init__(cluster, log=log)
+        if all_jobs not in (0, 1):
+            raise ValueError(f"{self.name}: all_jobs must be 0 or 1")
+        self.all_jobs = bool(all_jobs)
+        self.settled = 0
+        """Started jobs (running: planned to; finished: did) meeting their deadline (all_jobs)."""
+        self.started_late: dict[int, bool] = {}
         jobs = cluster.workload.jobs
         self.deadline = [NO_DEADLINE if j.deadline is None else j.deadline for j in jobs]
         self.schedules = [MachineSchedule(cluster, m, self.deadline)
@@ -49,6 +61,8 @@ class EgEdf(Policy):
         s = self.schedules[m]
         hold_end = self.started_hold.pop(job)
         now = self.cluster.now
+        if self.all_jobs and self.started_late.pop(job) != (now > self.deadline[job]):
+            self.settled += 1 if now <= self.deadline[job] else -1
         if now < hold_end:
             s.profile.add(now, hold_end, self.cluster.cpus[job])
         ends = [self.started_hold[j] for _, j in self.cluster.running[m] if j in self.started_hold]
@@ -71,6 +85,10 @@ class EgEdf(Policy):
                     s.starts.pop(0)
                     hold_end = now + s.hold(job)
                     self.started_hold[job] = hold_end
+                    if self.all_jobs:
+                        late = now + cluster.planned[s.m][job] > self.deadline[job]
+                        self.started_late[job] = late
+                        self.settled += not late
                     s.running_end = max(s.running_end, hold_end)
                     cluster.start(job, s.m)
                 s.refresh()
@@ -98,7 +116,7 @@ class EgEdf(Policy):
         """Put ``job`` into the schedule (Algorithm 1, AcceptanceCriterion of Algorithm 2)."""
         scheds = self.schedules
         ends = sorted(((s.end, s.m) for s in scheds), reverse=True)[:2]
-        total = nondelayed(scheds)
+        total = nondelayed(scheds) + self.settled
         planned = self.cluster.planned
         best: tuple[int, int] | None = None
         choice: tuple[int, int | None, MachineSchedule | None] | None = None
@@ -106,18 +124,27 @@ class EgEdf(Policy):
         for s in scheds:
             if not s.suitable(job):
                 continue
+            other = ends[0][0] if ends[0][1] != s.m else (ends[1][0] if len(ends) > 1 else 0)
             t = s.gap(job)
             if t is not None:
                 gap_found = True
                 late = t + planned[s.m][job] > self.deadline[job]
                 cand, end, on_time = None, s.end, len(s.jobs) + 1 - s.delayed - late
             elif not gap_found:
-                cand = s.copy()
-                cand.insert(job, cand.edf_position(job))
-                end, on_time = cand.end, len(cand.jobs) - cand.delayed
+                k = s.edf_position(job)
+                if k == len(s.jobs):  # appended: nothing shifts, no copy to re-plan
+                    t, cand = s.append_start(job), None
+                    late = t + planned[s.m][job] > self.deadline[job]
+                    end = max(s.end, t + s.hold(job))
+                    on_time = len(s.jobs) + 1 - s.delayed - late
+                else:
+                    if best is not None and not acceptance(best, (max(other, s.end), total + 1)):
+                        continue  # bound: shifted jobs only end later, the new one adds <= 1
+                    cand = s.copy()
+                    cand.insert(job, k)
+                    end, on_time = cand.end, len(cand.jobs) - cand.delayed
             else:
                 continue
-            other = ends[0][0] if ends[0][1] != s.m else (ends[1][0] if len(ends) > 1 else 0)
             score = (max(other, end), total - (len(s.jobs) - s.delayed) + on_time)
             if acceptance(best, score):
                 best, choice = score, (s.m, t, cand)
@@ -125,6 +152,6 @@ class EgEdf(Policy):
             raise InvariantError(f"job {self.cluster.workload.jobs[job].id} fits no machine")
         m, t, cand = choice
         if cand is None:
-            scheds[m].place(job, t)  # type: ignore[arg-type]
+            scheds[m].place(job, t)  # type: ignore[arg-type]  # a gap, or the end of the list
         else:
             scheds[m] = cand

@@ -1,8 +1,12 @@
 """Tabu search on the EG-EDF schedule (Klusáček & Rudová 2008, Algorithms 3 and 4).
 
 Jobs enter the schedule by EG-EDF (:mod:`planner.cluster.policies.egedf`);
-every ``every`` events (scheduling passes with a submission or a completion)
-the waiting part of the schedule is optimised by ``iterations`` iterations:
+every ``every`` events (scheduling passes with a submission or a completion),
+or at the first pass ``period`` seconds after the previous run when
+``period`` > 0, the waiting part of the schedule is optimised by
+``iterations`` + ``per_job`` × (waiting jobs) iterations (Alea runs its Tabu
+search every 300 s with 2 iterations per waiting job: ``period=300,
+iterations=0, per_job=2``):
 
 * the **source** is the machine not in ``machines_used`` with the most delayed
   waiting jobs (ties: the first); when every machine is used the list is
@@ -12,7 +16,10 @@ the waiting part of the schedule is optimised by ``iterations`` iterations:
 * **MoveJob** (Algorithm 4) tries the machines in a random order (a seeded
   permutation per call): the job goes into the earliest gap of the first
   machine where a gap holds it and the AcceptanceCriterion prefers the
-  result to the current schedule; otherwise the job returns where it was;
+  result to the current schedule; otherwise the job returns where it was.
+  A gap ends by the machine's planned completion; with ``tail`` it may also
+  be the open end of the machine's list (Alea's ``findHoleForGridlet`` ends
+  its gap list with an unbounded one);
 * the job enters the tabu list (the oldest leaves when it holds ``tabu_size``).
 
 Running jobs are never moved. Same seed, same replay.
@@ -43,6 +50,12 @@ class Tabu(EgEdf):
     ----------
     iterations, tabu_size, every
         Iterations per run, tabu list length, events between runs.
+    all_jobs
+        N of the AcceptanceCriterion counts started jobs too (see :class:`EgEdf`).
+    period, per_job
+        Seconds between runs (0: by events); extra iterations per waiting job.
+    tail
+        MoveJob may also append the job to a machine's list.
     seed
         Seed of the machine permutations of MoveJob.
     """
@@ -52,13 +65,21 @@ class Tabu(EgEdf):
 
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None,
                  iterations: int = ITERATIONS, tabu_size: int = TABU_SIZE, every: int = EVERY,
-                 seed: int = 0) -> None:  # fmt: skip
-        super().__init__(cluster, log=log)
+                 seed: int = 0, all_jobs: bool = True, period: float = 0.0,
+                 per_job: float = 0.0, tail: bool = False) -> None:  # fmt: skip
+        super().__init__(cluster, log=log, all_jobs=all_jobs)
         for name, value, low in (("iterations", iterations, 0), ("tabu_size", tabu_size, 1),
                                  ("every", every, 1)):  # fmt: skip
             if not isinstance(value, int) or value < low:
                 raise ValueError(f"tabu: {name} must be an integer >= {low}")
+        for name, number in (("period", period), ("per_job", per_job)):
+            if not isinstance(number, int | float) or not 0 <= number < float("inf"):
+                raise ValueError(f"tabu: {name} must be a finite number >= 0")
+        if tail not in (0, 1):
+            raise ValueError("tabu: tail must be 0 or 1")
         self.iterations, self.tabu_size, self.every = iterations, tabu_size, every
+        self.period, self.per_job, self.tail = float(period), float(per_job), bool(tail)
+        self.next_run = 0.0
         self.rng = random.Random(seed)
         self.events = 0
         self.moves = 0
@@ -77,13 +98,21 @@ class Tabu(EgEdf):
         self._event = True
 
     def optimise(self) -> None:
-        """Run Tabu search every ``every`` events."""
-        if not self._event:
-            return
-        self._event = False
-        self.events += 1
-        if self.events % self.every == 0:
-            self.search(self.iterations)
+        """Run Tabu search every ``every`` events, or every ``period`` seconds when it is > 0."""
+        if self.period > 0:
+            now = self.cluster.now
+            if now < self.next_run:
+                return
+            self.next_run = now + self.period
+        else:
+            if not self._event:
+                return
+            self._event = False
+            self.events += 1
+            if self.events % self.every:
+                return
+        waiting = sum(len(s.jobs) for s in self.schedules)
+        self.search(self.iterations + round(self.per_job * waiting))
 
     def search(self, iterations: int) -> int:
         """Run Algorithm 3 for ``iterations`` iterations; return the number of accepted moves."""
@@ -91,7 +120,7 @@ class Tabu(EgEdf):
         tabu: OrderedDict[int, None] = OrderedDict()
         used: set[int] = set()
         moved = 0
-        best = (makespan(scheds), nondelayed(scheds))
+        best = (makespan(scheds), nondelayed(scheds) + self.settled)
         top = _top2(scheds)
         for _ in range(iterations):
             source = None
@@ -113,7 +142,7 @@ class Tabu(EgEdf):
             ok = self.move_job(job, source, src, best, others)
             if ok:
                 moved += 1
-                best = (makespan(scheds), nondelayed(scheds))
+                best = (makespan(scheds), nondelayed(scheds) + self.settled)
                 top = _top2(scheds)
             tabu[job] = None
             evicted = tabu.popitem(last=False)[0] if len(tabu) > self.tabu_size else None
@@ -142,13 +171,17 @@ class Tabu(EgEdf):
         self.rng.shuffle(order)
         for m in order:
             s = src if m == source.m else scheds[m]
-            if s.end - now < planned[m][job] or not s.suitable(job):
+            if not s.suitable(job):
                 continue
-            t = s.gap(job)
-            if t is None:
+            if self.tail:  # any idle time, the open end of the list included
+                t = s.profile.earliest(self.cluster.cpus[job], s.hold(job), now)
+                makespan_new = max(end, t + s.hold(job))
+            elif s.end - now < planned[m][job] or (t := s.gap(job)) is None:
                 continue
+            else:
+                makespan_new = end
             on_time = t + planned[m][job] <= self.deadline[job]
-            if acceptance(best, (end, without + on_time)):
+            if acceptance(best, (makespan_new, without + on_time)):
                 scheds[source.m] = src
                 s.place(job, t)
                 return True

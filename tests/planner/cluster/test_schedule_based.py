@@ -103,14 +103,56 @@ def test_egedf_stops_trying_edf_after_a_gap() -> None:
         ((10, 0), (10, 1), True),  # zero non-delayed before: a gain counts +1
         ((10, 0), (11, 1), True),  # -0.1 + 1 > 0
         ((10, 0), (10, 0), False),  # 0 / 0 counts 0
-        ((0, 3), (5, 3), False),  # zero makespan before, longer now: -1
+        ((0, 3), (5, 3), False),  # zero makespan before, longer now: -5 / 1e-13
         ((0, 0), (0, 0), False),  # both terms 0 / 0
+        ((10, 0), (25, 1), True),  # a gain from zero non-delayed outweighs -1.5 (x / 1e-13)
+        ((0, 5), (1, 15), False),  # a loss from zero makespan outweighs +2
     ],
 )
 def test_acceptance_criterion(best: tuple[int, int] | None, new: tuple[int, int],
                               accepted: bool) -> None:  # fmt: skip
-    """Algorithm 2 with the zero-division rule x / 0 = sign(x)."""
+    """Algorithm 2 with Alea's zero-division guard: a denominator is at least 1e-13."""
     assert acceptance(best, new) is accepted
+
+
+def tradeoff(all_jobs: bool) -> EgEdf:
+    """m0 plans x (5 s, deadline 1: late) then would run y late at [5, 15) (makespan 30).
+
+    m1 plans z (30 s, no deadline); EDF puts y (10 s, deadline 10) first: on time, but z
+    shifts to [10, 40). With all_jobs, 100 started jobs have met their deadlines.
+    """
+    jobs = [j(0, 1, 5, 1), j(1, 1, 10, 10), j(2, 1, 30)]
+    c = cluster_of([Machine("m0", 1), Machine("m1", 1)], jobs)
+    pol = EgEdf(c, all_jobs=all_jobs)
+    pol.settled = 100 if all_jobs else 0
+    pol.schedules[0].insert(0, 0)
+    pol.schedules[1].insert(2, 0)
+    pol.add(1)
+    return pol
+
+
+def test_nondelayed_count_over_all_jobs_weighs_deadlines_less() -> None:
+    """m1's candidate: N 1 -> 2 beats makespan 30 -> 40 over waiting jobs (-1/3 + 1 > 0),
+    not over all jobs (-1/3 + 1/101 < 0), so y stays on m0."""
+    assert tradeoff(all_jobs=False).schedules[1].jobs == [1, 2]
+    assert tradeoff(all_jobs=True).schedules[0].jobs == [0, 1]
+
+
+def test_settled_counts_started_jobs_meeting_their_deadline() -> None:
+    """all_jobs: a started job counts when planned on time; an early end can make it count."""
+    jobs = [ClusterJob("a", 0, 1, 4, deadline=5), ClusterJob("b", 0, 1, 4, deadline=5),
+            ClusterJob("c", 0, 1, 2, estimate=9, deadline=10), ClusterJob("d", 0, 1, 3)]
+    seen: list[tuple[int, int]] = []
+
+    class Audited(EgEdf):
+        def schedule(self) -> None:
+            super().schedule()
+            seen.append((self.cluster.now, self.settled))
+
+    simulate(Workload((Machine("m0", 1),), tuple(jobs)), Audited)
+    # 0: a starts, planned [0, 4) on time -> 1; 4: b starts, [4, 8) late; 8: c starts,
+    # planned [8, 17) late; 10: c ends early, on time -> 2, and d (no deadline) starts -> 3
+    assert seen == [(0, 1), (4, 1), (8, 1), (10, 3), (13, 3)]
 
 
 def tabu_fixture() -> tuple[Cluster, Tabu]:
@@ -161,6 +203,32 @@ def test_tabu_list_evicts_the_oldest_and_machines_used_resets() -> None:
     assert empty.trace == [("used", 0), ("used", 1), ("reset",), ("used", 0)]
 
 
+def test_tabu_tail_option_moves_a_job_to_the_open_end_of_a_list() -> None:
+    """m0 (1 CPU): j0 [0, 10), j1 [10, 20) deadline 16 (delayed); m1 is empty, so it has no
+    gap. Only with tail may MoveJob put j1 at m1's open end: on time, makespan 20 -> 10."""
+    for tail, expected in ((False, ([0, 1], [])), (True, ([0], [1]))):
+        jobs = [j(0, 1, 10, 10), j(1, 1, 10, 16)]
+        pol = Tabu(cluster_of([Machine("m0", 1), Machine("m1", 1)], jobs), tail=tail)
+        for job in (0, 1):
+            pol.schedules[0].insert(job, job)
+        assert pol.search(1) == int(tail)
+        assert (pol.schedules[0].jobs, pol.schedules[1].jobs) == expected
+        assert pol.schedules[1].starts == ([0] if tail else [])
+
+
+def test_tabu_period_and_per_job_set_when_and_how_long_it_runs() -> None:
+    """period=300, iterations=1, per_job=2: a run at the first pass 300 s or more after the
+    previous run, of 1 + 2 x (waiting jobs) iterations; passes in between do not run."""
+    _, pol = tabu_fixture()
+    pol.period, pol.iterations, pol.per_job = 300.0, 1, 2.0
+    runs: list[tuple[int, int]] = []
+    pol.search = lambda n: runs.append((pol.cluster.now, n)) or 0  # type: ignore[method-assign]
+    for now in (0, 100, 299, 350, 600, 649, 650):
+        pol.cluster.now = now
+        pol.optimise()
+    assert runs == [(0, 9), (350, 9), (650, 9)]  # 4 waiting jobs: 1 + 8
+
+
 def test_early_completion_shifts_the_machine_left() -> None:
     """j0 planned 10 s ends at 4: m0's next job moves from 10 to 4 when m0 is re-planned."""
     jobs = [ClusterJob("a", 0, 1, 4, estimate=10), ClusterJob("b", 0, 1, 5)]
@@ -168,15 +236,26 @@ def test_early_completion_shifts_the_machine_left() -> None:
     assert replay.start == [0, 4]
 
 
-@pytest.mark.parametrize("policy", ["flex", "egedf", "tabu"])
-def test_random_workloads_pass_the_checker(policy: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("policy", "options"),
+    [
+        ("flex", {}),
+        ("egedf", {}),
+        ("egedf", {"all_jobs": 0}),  # N over waiting jobs only
+        ("tabu", {}),
+        ("tabu", {"tail": 1, "all_jobs": 0}),  # MoveJob onto open list ends
+        ("tabu", {"period": 7, "iterations": 0, "per_job": 2}),  # Alea-style periodic runs
+    ],
+)
+def test_random_workloads_pass_the_checker(policy: str, options: dict[str, int],
+                                           tmp_path: Path) -> None:  # fmt: skip
     """Random small workloads with deadlines, kills and zero lengths: no checker violation."""
     for seed in range(150):
         wl = random_workload(seed)
         rng = random.Random(seed)
         jobs = tuple(replace(x, deadline=x.submit + rng.randint(0, 40)) if rng.random() < 0.7
                      else x for x in wl.jobs)  # fmt: skip
-        run_checked(replace(wl, jobs=jobs), policy, tmp_path)
+        run_checked(replace(wl, jobs=jobs), policy, tmp_path, **options)
 
 
 def test_tabu_is_deterministic_for_a_seed() -> None:
@@ -195,9 +274,13 @@ def test_tabu_is_deterministic_for_a_seed() -> None:
         ({"iterations": -1}, "iterations"),  # negative iteration count
         ({"tabu_size": 0}, "tabu_size"),  # an empty tabu list
         ({"every": 0}, "every"),  # runs every 0 events
+        ({"period": -1.0}, "period"),  # a negative period
+        ({"per_job": float("inf")}, "per_job"),  # unbounded iterations
+        ({"tail": 2}, "tail"),  # a flag that is not 0 or 1
+        ({"all_jobs": 2}, "all_jobs"),  # a flag that is not 0 or 1
     ],
 )
-def test_tabu_rejects_bad_parameters(options: dict[str, int], message: str) -> None:
+def test_tabu_rejects_bad_parameters(options: dict[str, float], message: str) -> None:
     """Bad Tabu parameters raise ValueError naming the parameter."""
     c = cluster_of([Machine("m0", 1)], [j(0, 1, 1)])
     with pytest.raises(ValueError, match=message):
@@ -285,7 +368,8 @@ def test_cli_policy_options_reach_the_policy(
     assert first == {"1,0,0": "long", "0,0,1": "short"}
 
 
-def test_schedule_bookkeeping_matches_a_recount_at_every_pass() -> None:
+@pytest.mark.parametrize("options", [{}, {"tail": 1, "period": 5, "iterations": 0, "per_job": 2}])
+def test_schedule_bookkeeping_matches_a_recount_at_every_pass(options: dict[str, int]) -> None:
     """After every pass: each machine's delayed count and planned completion equal a recount
     from its list, planned starts are >= now and non-decreasing, and the list holds no started
     job (random workloads with deadlines, early ends and kills)."""
@@ -309,4 +393,4 @@ def test_schedule_bookkeeping_matches_a_recount_at_every_pass() -> None:
         wl = random_workload(seed)
         rng = random.Random(seed)
         jobs = tuple(replace(x, deadline=x.submit + rng.randint(0, 40)) for x in wl.jobs)
-        simulate(replace(wl, jobs=jobs), Audited)
+        simulate(replace(wl, jobs=jobs), Audited, **options)
