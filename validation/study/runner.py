@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,32 @@ from validation.study.toolkit import Toolkit
 
 class StudyStopped(RuntimeError):
     """The study stopped early on request (``stop_after``); rerun to resume."""
+
+
+def drain(executor: Executor, fn: Callable[[Any], Any], todo: Iterable[Any],
+          write: Callable[[Any], None], bar: Progress, *, stop_after: int | None = None,
+          unit: str = "task") -> int:  # fmt: skip
+    """Run ``fn`` over ``todo`` on ``executor``, ``write`` each result as it completes.
+
+    Returns how many results were written. On Ctrl-C, a stop or an error the
+    workers are ended at once (a clean close would wait for their running
+    solves); the progress bar and the executor are closed in every case.
+    """
+    written = 0
+    try:
+        for result in executor.map_unordered(fn, todo):
+            write(result)
+            written += 1
+            bar.step()
+            if stop_after is not None and written >= stop_after:
+                raise StudyStopped(f"stopped after {written} {unit}(s)")
+    except BaseException:
+        getattr(executor, "abort", executor.close)()
+        raise
+    finally:
+        bar.close()
+        executor.close()
+    return written
 
 
 @dataclass(frozen=True)
@@ -103,22 +130,9 @@ def run_study(
     todo = (i for i in range(spec.instances) if i not in done)  # never a list: may be huge
     executor = executor or SerialExecutor()
     bar = Progress(spec.instances, len(done), enabled=progress)
-    written = 0
-    try:
-        for result in executor.map_unordered(functools.partial(evaluate_instance, ctx), todo):
-            store.write(study, result)
-            written += 1
-            bar.step()
-            if stop_after is not None and written >= stop_after:
-                raise StudyStopped(f"stopped after {written} instance(s)")
-    except BaseException:
-        # Ctrl-C, a stop or an error: end the workers now (a clean close would wait for
-        # their running solves)
-        getattr(executor, "abort", executor.close)()
-        raise
-    finally:
-        bar.close()
-        executor.close()
+    written = drain(executor, functools.partial(evaluate_instance, ctx), todo,
+                    functools.partial(store.write, study), bar, stop_after=stop_after,
+                    unit="instance")  # fmt: skip
     rows = store.rows(study, names, spec.geometries)
     if len(store.done(study)) != spec.instances:
         raise StudyError(f"{store.path}: study {study} is incomplete after the run")

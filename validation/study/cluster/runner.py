@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from validation.study.cluster.spec import ClusterStudySpec
@@ -9,7 +10,7 @@ from validation.study.cluster.store import ClusterStore
 from validation.study.cluster.task import run_task
 from validation.study.executors import Executor, SerialExecutor
 from validation.study.progress import Progress
-from validation.study.runner import StudyStopped
+from validation.study.runner import drain
 
 
 @dataclass(frozen=True)
@@ -45,16 +46,7 @@ def run_cluster_study(
     todo = [t for t in tasks if (t.workload, t.seed, t.estimates, t.policy) not in done]
     executor = executor or SerialExecutor()
     bar = Progress(len(tasks), len(tasks) - len(todo), enabled=progress)
-    written = 0
-    try:
-        for row in executor.map_unordered(run_task, todo):
-            store.write(study, row)
-            written += 1
-            bar.step()
-            if stop_after is not None and written >= stop_after:
-                raise StudyStopped(f"stopped after {written} replay(s)")
-    finally:
-        bar.close()
-        executor.close()
+    written = drain(executor, run_task, todo, functools.partial(store.write, study), bar,
+                    stop_after=stop_after, unit="replay")  # fmt: skip
     rows = store.rows(study)
     return ClusterOutcome(study, len(rows), written, sum(r["violations"] for r in rows))

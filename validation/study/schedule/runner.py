@@ -7,11 +7,12 @@ study itself is described in ``docs/schedule-based.md``, "Gap to the optimum"
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from validation.study.executors import Executor, SerialExecutor
 from validation.study.progress import Progress
-from validation.study.runner import StudyStopped
+from validation.study.runner import drain
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.schedule.store import ScheduleGapStore
 from validation.study.schedule.task import run_snapshot
@@ -69,22 +70,8 @@ def run_schedule_gap_study(
     todo = [t for t in tasks if t.seed not in done]
     executor = executor or SerialExecutor()
     bar = Progress(len(tasks), len(tasks) - len(todo), enabled=progress)
-    written = 0
-    try:
-        for result in executor.map_unordered(run_snapshot, todo):
-            store.write(study, result)
-            written += 1
-            bar.step()
-            if stop_after is not None and written >= stop_after:
-                raise StudyStopped(f"stopped after {written} snapshot(s)")
-    except BaseException:
-        # Ctrl-C, a stop or an error: end the workers now (a clean close would wait for
-        # their running solves)
-        getattr(executor, "abort", executor.close)()
-        raise
-    finally:
-        bar.close()
-        executor.close()
+    written = drain(executor, run_snapshot, todo, functools.partial(store.write, study), bar,
+                    stop_after=stop_after, unit="snapshot")  # fmt: skip
     if len(store.done(study)) != len(tasks):
         raise StudyError(f"{store.path}: study {study} is incomplete after the run")
     rows = store.rows(study)
