@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from instances import Instance, Job, cost, duration
 from planner.registry import resolve
 from planner.vo.free_time import FreeTime
+from planner.vo.policies.backfill import rehosted
 from planner.window import Window
 
 Task = tuple[str, int, float]
@@ -135,10 +136,4 @@ def earlier_window(
         return None
     if got.start >= before:
         raise AssertionError("AMP returned a window from a slot starting too late")
-    placements = []
-    for p in got.placements:
-        host = free.host(p.node, p.start, p.end)
-        if host is None:
-            raise AssertionError("AMP returned a task outside the free slots")
-        placements.append(dataclasses.replace(p, slot_start=host.start, slot_end=host.end))
-    return Window(job.id, got.start, tuple(placements))
+    return rehosted(got, free)

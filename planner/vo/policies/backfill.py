@@ -22,6 +22,7 @@ from instances import Instance, Job
 from planner.heuristics.slotlist import SlotList
 from planner.registry import resolve
 from planner.vo.cycle import Combine, CycleOutcome, Phase
+from planner.vo.free_time import FreeTime
 from planner.window import Window
 
 
@@ -39,15 +40,18 @@ def earliest_window(
         release = t if job.release is None else max(t, job.release)
         probe, slots = dataclasses.replace(job, release=release), list(free.slots_from(t))
     got = resolve("amp").solve(instance, probe, slots=slots, seed=seed)
-    if got is None:
-        return None
+    return None if got is None else rehosted(got, free)
+
+
+def rehosted(window: Window, free: SlotList | FreeTime) -> Window:
+    """Return ``window`` whose placements record the free slots that hold them."""
     placements = []
-    for p in got.placements:
+    for p in window.placements:
         host = free.host(p.node, p.start, p.end)
         if host is None:
             raise AssertionError("AMP returned a task outside the free slots")
         placements.append(dataclasses.replace(p, slot_start=host.start, slot_end=host.end))
-    return Window(job.id, got.start, tuple(placements))
+    return Window(window.job, window.start, tuple(placements))
 
 
 def reserve(free: SlotList, window: Window) -> None:
