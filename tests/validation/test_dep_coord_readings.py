@@ -162,3 +162,19 @@ def test_maxq_no_budget_reading_drops_only_the_budget() -> None:
     assert maxq.measure(0, 1, {"budget": None})["alternatives"] == len(
         find_alternatives(free, "amp").windows
     )
+
+
+def test_busy_at_start_share_moves_the_first_task_of_that_share_only() -> None:
+    """Four nodes whose only local task is [5, 15): share 1 moves all four to [0, 10); share 0.5
+    moves some (a seeded subset) and leaves the others where they were; the load is kept."""
+    nodes = tuple(Node(f"n{k}", 1.0, 1.0) for k in range(4))
+    job = Job("j", nodes=1, volume=1.0)
+    inst = Instance(nodes=nodes, jobs=(job,), horizon=(0, 40),
+                    busy=tuple(Busy(n.id, 5, 15) for n in nodes))  # fmt: skip
+    every = readings.busy_at_start(inst)
+    assert sorted((b.start, b.end) for b in every.busy) == [(0, 10)] * 4
+    half = readings.busy_at_start(inst, 0.5, seed=3)
+    spans = [(b.start, b.end) for b in half.busy]
+    assert set(spans) == {(0, 10), (5, 15)} and sum(e - s for s, e in spans) == 40
+    assert half == readings.busy_at_start(inst, 0.5, seed=3)
+    assert readings.busy_at_start(inst, 0.0).busy == inst.busy

@@ -213,5 +213,10 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     rows += [v for k, v in extra.items() if k[0] == "proc"]
     cmp.table("minProcTime under each reading of its random window",
               ["random window", *(f"minProcTime {m}" for m in PROC_COLUMNS)], rows)  # fmt: skip
+    from validation.study.reproduce import busy_share
+
+    head, rows = busy_share.table(ref, seed, runs, READINGS[DEFAULT_READING])
+    cmp.table("the strategies with a share of the nodes busy at the interval start (each node's "
+              "first local task moved to t = 0)", head, rows)  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp

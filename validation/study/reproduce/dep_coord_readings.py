@@ -43,15 +43,22 @@ def widened(inst: Any, margin: int, seed: int, *, after: bool = True) -> Any:
                       geometry=inst.geometry, busy=tuple(busy))  # fmt: skip
 
 
-def busy_at_start(inst: Any) -> Any:
-    """Return ``inst`` with each node's first local task moved to the interval start."""
+def busy_at_start(inst: Any, share: float = 1.0, seed: int = 0) -> Any:
+    """Return ``inst`` with each node's first local task moved to the interval start.
+
+    With ``share`` < 1 only a seeded random share of the nodes is moved.
+    """
     first: dict[str, Any] = {}
     for b in inst.busy:
         if b.node not in first or b.start < first[b.node].start:
             first[b.node] = b
+    if share < 1:
+        pick = np.random.default_rng((seed, 7)).random(len(inst.nodes)) < share
+        first = {n.id: first[n.id] for n, p in zip(inst.nodes, pick, strict=True)
+                 if p and n.id in first}  # fmt: skip
     lo = inst.horizon[0]
     moved = [
-        dataclasses.replace(b, start=lo, end=lo + b.end - b.start) if first[b.node] is b else b
+        dataclasses.replace(b, start=lo, end=lo + b.end - b.start) if first.get(b.node) is b else b
         for b in inst.busy
     ]
     return type(inst)(nodes=inst.nodes, jobs=inst.jobs, name=inst.name, horizon=inst.horizon,
