@@ -1,9 +1,11 @@
 """``planner check-schedule WORKLOAD jobs.csv``: check a job-flow schedule independently.
 
-Exit codes (as ``ruff check`` and ``cmp``): 0 no violation, 1 violations
-found (one per line on stdout, ``<rule>: <detail>``), 2 bad input (one line
-on stderr). The checker is :mod:`validation.cluster_check`; the invariants
-are listed in ``docs/workloads.md``.
+Exit codes, as for every command (and as ``planner validate`` treats an
+invalid instance): 0 the schedule keeps every rule; 2 bad input, either a
+file that cannot be read (one line on stderr) or a schedule that breaks
+rules (one violation per line on stdout, ``<rule>: <detail>``, then one
+line on stderr); 1 is left to internal errors. The checker is
+:mod:`validation.cluster_check`; the invariants are listed in ``docs/workloads.md``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``check-schedule`` command."""
     p = sub.add_parser(
         "check-schedule",
-        help="check a job-flow schedule (jobs.csv) against its workload; exit 1 on violations",
+        help="check a job-flow schedule (jobs.csv) against its workload; exit 2 on violations",
         description="Check every row of a jobs.csv against the workload it was simulated on: "
         "each job exactly once, CPUs never double-booked, capacity, no start before "
         "submission, durations, times and metrics, and the policy's invariant. Exit 0 "
-        "when clean, 1 when violations are found (printed one per line), 2 on bad input.",
+        "when clean; 2 when violations are found (printed one per line) or an input is bad.",
     )
     p.add_argument("workload", help="the workload: planner.workload/1 JSON, .swf or .swf.gz")
     p.add_argument("jobs_csv", metavar="jobs.csv", help="the schedule (planner simulate -o)")
@@ -48,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the inputs, check, print the violations; return 0 clean, 1 violations."""
+    """Read the inputs, check, print the violations; return 0 clean, 2 violations."""
     from instances import read_workload
     from instances.errors import did_you_mean
     from validation.cluster_check import POLICIES, check_schedule_files
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                 "details": violations,
             }
         )
-        return 1 if violations else 0
+        return _verdict(args.jobs_csv, violations)
     shown = violations if args.limit == 0 else violations[: args.limit]
     for line in shown:
         print(line)
@@ -88,4 +90,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"... and {len(violations) - len(shown)} more")
     status = f"{len(violations)} violation(s)" if violations else "no violations"
     print(f"{args.jobs_csv}: {len(workload.jobs)} jobs checked: {status}")
-    return 1 if violations else 0
+    return _verdict(args.jobs_csv, violations)
+
+
+def _verdict(path: str, violations: list[str]) -> int:
+    if not violations:
+        return 0
+    print(f"{path}: the schedule breaks {len(violations)} rule(s) (listed on stdout)",
+          file=sys.stderr)  # fmt: skip
+    return 2
