@@ -44,6 +44,19 @@ CREATE TABLE runs ({", ".join(f"{n} {t}" for n, t in COLUMNS)}, UNIQUE ({", ".jo
 """
 
 
+def study_id(db: sqlite3.Connection, spec: Any, version: str) -> int:
+    """Return the id of the ``study`` row for ``spec`` (a spec with ``key`` and ``to_dict``) and
+    ``version`` in ``db``, inserting it if new (the cluster and schedule-gap stores)."""
+    key = spec.key(version)
+    row = db.execute("SELECT id FROM study WHERE key = ?", (key,)).fetchone()
+    if row:
+        return int(row[0])
+    now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    cur = db.execute("INSERT INTO study (key, spec, version, created) VALUES (?, ?, ?, ?)",
+                     (key, json.dumps(spec.to_dict(), sort_keys=True), version, now))  # fmt: skip
+    return int(cur.lastrowid)  # type: ignore[arg-type]
+
+
 class ClusterStore:
     """A cluster-study database (created on first use); StudyError if it is another file."""
 
@@ -78,14 +91,7 @@ class ClusterStore:
 
     def study(self, spec: ClusterStudySpec, version: str) -> int:
         """Return the id of the study for ``spec`` and ``version``, creating it if new."""
-        key = spec.key(version)
-        row = self.db.execute("SELECT id FROM study WHERE key = ?", (key,)).fetchone()
-        if row:
-            return int(row[0])
-        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        cur = self.db.execute("INSERT INTO study (key, spec, version, created) VALUES (?, ?, ?, ?)",
-                              (key, json.dumps(spec.to_dict(), sort_keys=True), version, now))
-        return int(cur.lastrowid)
+        return study_id(self.db, spec, version)
 
     def studies(self) -> list[dict[str, Any]]:
         """Return every study: id, spec, version, created."""

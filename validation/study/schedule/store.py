@@ -11,12 +11,12 @@ write one database at once.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+from validation.study.cluster.store import study_id
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.spec import StudyError
 from validation.study.store import _RunLock
@@ -93,14 +93,7 @@ class ScheduleGapStore:
 
     def study(self, spec: ScheduleGapSpec, version: str) -> int:
         """Return the id of the study for ``spec`` and ``version``, creating it if new."""
-        key = spec.key(version)
-        row = self.db.execute("SELECT id FROM study WHERE key = ?", (key,)).fetchone()
-        if row:
-            return int(row[0])
-        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-        cur = self.db.execute("INSERT INTO study (key, spec, version, created) VALUES (?, ?, ?, ?)",
-                              (key, json.dumps(spec.to_dict(), sort_keys=True), version, now))
-        return int(cur.lastrowid)
+        return study_id(self.db, spec, version)
 
     def info(self, study: int) -> dict[str, Any]:
         """Return a study's id, spec, version and creation time."""
