@@ -57,6 +57,28 @@ def study_id(db: sqlite3.Connection, spec: Any, version: str) -> int:
     return int(cur.lastrowid)  # type: ignore[arg-type]
 
 
+def open_format(db: sqlite3.Connection, path: str, fmt: str, schema: str) -> None:
+    """Create ``schema`` and the ``fmt`` marker in an empty ``db``; otherwise check the marker.
+
+    Raises StudyError (and closes ``db``) if ``path`` is another file or another format.
+    """
+    found = None
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        if not tables:
+            db.executescript(f"BEGIN;{schema}INSERT INTO meta VALUES ('format', '{fmt}');COMMIT;")
+            return
+        if "meta" in tables:
+            found = db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+    except sqlite3.DatabaseError as err:
+        db.close()
+        raise StudyError(f"{path}: not a {fmt} database ({err})") from None
+    if found is None or found[0] != fmt:
+        db.close()
+        raise StudyError(f"{path}: not a {fmt} database "
+                         f"({found[0] if found else 'no planner format marker'})")  # fmt: skip
+
+
 class ClusterStore:
     """A cluster-study database (created on first use); StudyError if it is another file."""
 
@@ -64,20 +86,9 @@ class ClusterStore:
         self.path = str(path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None)
-            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
-            if not tables:
-                marker = f"INSERT INTO meta VALUES ('format', '{FORMAT}');"
-                self.db.executescript("BEGIN;" + _SCHEMA + marker + "COMMIT;")
-                return
-            fmt = None
-            if "meta" in tables:
-                fmt = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
         except sqlite3.DatabaseError as err:
             raise StudyError(f"{self.path}: not a {FORMAT} database ({err})") from None
-        if fmt is None or fmt[0] != FORMAT:
-            self.db.close()
-            found = fmt[0] if fmt else "no planner format marker"
-            raise StudyError(f"{self.path}: not a {FORMAT} database ({found})")
+        open_format(self.db, self.path, FORMAT, _SCHEMA)
 
     def close(self) -> None:
         """Close the connection."""

@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from validation.study.cluster.store import study_id
+from validation.study.cluster.store import open_format, study_id
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.spec import StudyError
 from validation.study.store import _RunLock
@@ -54,29 +54,11 @@ class ScheduleGapStore:
         self._lock = _RunLock.acquire(self.path)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None)
-            self._open()
+            open_format(self.db, self.path, FORMAT, _SCHEMA)
         except BaseException:
             if self._lock is not None:
                 self._lock.release()
             raise
-
-    def _open(self) -> None:
-        fmt = None
-        try:
-            tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master")}
-            if not tables:
-                marker = f"INSERT INTO meta VALUES ('format', '{FORMAT}');"
-                self.db.executescript("BEGIN;" + _SCHEMA + marker + "COMMIT;")
-                return
-            if "meta" in tables:
-                fmt = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        except sqlite3.DatabaseError as err:
-            self.db.close()
-            raise StudyError(f"{self.path}: not a {FORMAT} database ({err})") from None
-        if fmt is None or fmt[0] != FORMAT:
-            self.db.close()
-            found = fmt[0] if fmt else "no planner format marker"
-            raise StudyError(f"{self.path}: not a {FORMAT} database ({found})")
 
     def close(self) -> None:
         """Close the connection and release the run lock."""
