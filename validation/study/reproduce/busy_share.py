@@ -35,7 +35,7 @@ def measure(seed: int, runs: int, params: dict[str, Any], share: float,
         if share:
             inst = busy_at_start(inst, share, instance_seed(seed, r))
         job = inst.jobs[0]
-        for name in {a for a, _ in COLUMNS} - {"csa"}:
+        for name in dict.fromkeys(a for a, _ in COLUMNS if a != "csa"):
             w = search(inst, job, name, seed=instance_seed(seed + 1, r))
             if w is not None:
                 for a, m in COLUMNS:
