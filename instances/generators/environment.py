@@ -33,19 +33,40 @@ def market_nodes(
     performance: tuple[int, int],
     unit_price: float,
     deviation: float,
+    performance_values: str = "integer",
+    price_values: str = "real",
 ) -> list[Node]:
-    """Return ``count`` nodes ``n1..``: integer performance uniform in ``performance``.
+    """Return ``count`` nodes ``n1..``: performance uniform in ``performance``.
 
-    The price per quantum is ``unit_price * p * (1 + e)`` with ``e ~ N(0, deviation)``
-    clipped to ±3 deviations (the papers' "market value" with a normally
-    distributed discount/extra charge), rounded to 2 decimals.
+    Performance is a uniform integer (Toporkov et al. 2012 §3.1: "a random
+    integer variable in the interval [2; 10]") or, with
+    ``performance_values="real"``, a uniform real rounded to 2 decimals (the
+    wording of Toporkov et al. 2015 §5 and Toporkov & Yemelyanov 2018 §4.1).
+    The price per quantum is ``unit_price * p * (1 + e)`` with
+    ``e ~ N(0, deviation)`` clipped to ±3 deviations (the papers' "market
+    value" with a normally distributed discount/extra charge), rounded to 2
+    decimals or, with ``price_values="integer"``, to a whole number of money
+    units per time unit (the ``int cash`` of the slot class printed in
+    Toporkov et al. 2011 §3).
     """
-    perf = rng.integers(performance[0], performance[1] + 1, size=count)
+    if performance_values == "real":
+        perf = np.round(rng.uniform(performance[0], performance[1], size=count), 2)
+    else:
+        perf = rng.integers(performance[0], performance[1] + 1, size=count)
     dev = np.clip(rng.normal(0.0, deviation, size=count), -3 * deviation, 3 * deviation)
+    digits = 0 if price_values == "integer" else 2
     return [
-        Node(id=f"n{i + 1}", performance=float(p), price=round(float(unit_price * p * (1 + e)), 2))
+        Node(id=f"n{i + 1}", performance=float(p),
+             price=float(round(float(unit_price * p * (1 + e)), digits)))
         for i, (p, e) in enumerate(zip(perf, dev, strict=True))
-    ]
+    ]  # fmt: skip
+
+
+PERFORMANCE_VALUES = ("integer", "real")
+"""Readings of the node performance draw (:func:`market_nodes`)."""
+
+PRICE_VALUES = ("real", "integer")
+"""Readings of the price per time unit (:func:`market_nodes`)."""
 
 
 def load_level(rng: np.random.Generator, lo: float, hi: float) -> float:

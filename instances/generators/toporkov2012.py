@@ -29,7 +29,12 @@ import numpy as np
 
 from instances.criteria import CRITERIA
 from instances.generators.base import Family, check, check_range
-from instances.generators.environment import loaded_domain, market_nodes
+from instances.generators.environment import (
+    PERFORMANCE_VALUES,
+    PRICE_VALUES,
+    loaded_domain,
+    market_nodes,
+)
 from instances.instance import Instance
 from instances.job import Job
 from instances.node import Node
@@ -71,6 +76,8 @@ def domain(
         performance=(int(p["performance_min"]), int(p["performance_max"])),
         unit_price=float(p["unit_price"]),
         deviation=float(p["price_deviation"]),
+        performance_values=str(p["performance_values"]),
+        price_values=str(p["price_values"]),
     )
     horizon = (0, int(p["interval"]))
     busy = loaded_domain(rng, nodes, horizon, (float(p["load_min"]), float(p["load_max"])))
@@ -86,9 +93,13 @@ def check_domain(family: str, p: dict[str, float | int | str]) -> None:
     check(family, "price_deviation", 0 <= p["price_deviation"] < 1 / 3, "must be in [0, 1/3)")
     check(family, "load_min", 0 <= p["load_min"] <= 1, "must be in [0, 1]")
     check(family, "load_max", p["load_min"] <= p["load_max"] <= 1, "must be in [load_min, 1]")
+    check(family, "performance_values", p["performance_values"] in PERFORMANCE_VALUES,
+          f"must be one of {', '.join(PERFORMANCE_VALUES)}")  # fmt: skip
+    check(family, "price_values", p["price_values"] in PRICE_VALUES,
+          f"must be one of {', '.join(PRICE_VALUES)}")  # fmt: skip
 
 
-DOMAIN_DEFAULTS: dict[str, float | int] = {
+DOMAIN_DEFAULTS: dict[str, float | int | str] = {
     "nodes": 100,
     "interval": 600,
     "performance_min": 2,
@@ -97,6 +108,8 @@ DOMAIN_DEFAULTS: dict[str, float | int] = {
     "price_deviation": 0.15,
     "load_min": 0.1,
     "load_max": 0.5,
+    "performance_values": "integer",
+    "price_values": "real",
 }
 
 FAMILY = Family(
