@@ -86,6 +86,8 @@ def test_round_trip(name: str) -> None:
         ("toporkov2018", {"q_max": float("inf")}, "'q_max' must be a finite number"),  # inf
         ("toporkov2012", {"unit_price": float("nan")}, "'unit_price' must be a finite"),  # NaN
         ("toporkov2012", {"volume": 10**400}, "'volume' must be a finite number"),  # overflow
+        ("toporkov2012", {"price_values": "cents"}, "'price_values' must be one of"),  # no such
+        ("toporkov2018", {"performance_values": "float"}, "'performance_values' must be one of"),
     ],
 )
 def test_bad_family_or_parameter(family: str, params: dict[str, object], needle: str) -> None:

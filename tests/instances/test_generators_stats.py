@@ -74,6 +74,25 @@ def test_toporkov2012_prices_calibrated() -> None:
     assert 1300 < np.mean(typical) < 1600
 
 
+def test_toporkov2012_value_readings() -> None:
+    """``price_values=integer`` gives whole prices per time unit; ``performance_values=real``
+    gives real performances in [2, 10].
+
+    Seed 000 §3 prints the simulator's ``public int cash; // usage cost per time
+    unit``; seed 002 §3.1 draws "a random integer variable in the interval
+    [2; 10]", seeds 003 §5 and 004 §4.1 say only "uniformly distributed".
+    """
+    whole = generate("toporkov2012", 3, unit_price=1.0, price_values="integer")
+    assert all(n.price == int(n.price) and n.price >= 1 for n in whole.nodes)
+    assert all(n.performance == int(n.performance) for n in whole.nodes)
+    assert len({n.price for n in whole.nodes}) > 5
+    real = generate("toporkov2012", 3, performance_values="real")
+    perf = [n.performance for n in real.nodes]
+    assert all(2 <= p <= 10 for p in perf) and sum(p != int(p) for p in perf) > 90
+    cents = generate("toporkov2012", 3, unit_price=1.0)
+    assert sum(n.price != int(n.price) for n in cents.nodes) > 90
+
+
 def test_toporkov2012_nodes_parameter() -> None:
     """``nodes`` scales the domain as in seed 002 Table 1 (50–400 nodes)."""
     assert len(generate("toporkov2012", 1, nodes=50).nodes) == 50

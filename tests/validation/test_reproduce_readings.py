@@ -77,7 +77,8 @@ def test_reproductions_pass_their_readings_not_the_family_defaults() -> None:
     from validation.study.reproduce.common import reference
 
     aep = aep_criteria.READINGS[aep_criteria.DEFAULT_READING]
-    assert aep == {"volume": 300.0, "unit_price": 1.0} == reference("timing")["params"]
+    assert aep == {"volume": 300.0, "unit_price": 1.0, "price_values": "integer"}
+    assert aep == reference("timing")["params"]
     for name in ("maxq", "dep-coord"):
         assert reference(name)["params"]["unit_price"] == pytest.approx(644 / (800 * 7), abs=1e-3)
     assert amp_vs_alp.DEFAULT_READING == "min_performance"

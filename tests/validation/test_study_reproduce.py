@@ -35,7 +35,8 @@ def test_reference_data_names_its_source(name: str) -> None:
     ("name", "runs", "expect"),
     [
         ("amp-vs-alp", 3, ["TM", "CM", "alternatives_per_job", "59.85", "34.28"]),
-        ("aep-criteria", 1, ["min_runtime", "csa", "33.00", "1027"]),
+        ("aep-criteria", 1, ["min_runtime", "csa", "33.00", "1027", "prices to the cent",
+                             "real-valued performance", "the fast windows"]),
         ("maxq", 1, ["max_q_lite", "multiple_best", "61.80"]),
         ("dep-coord", 1, ["dep_lite", "coord_lite", "369.00", "52.00", "busy at the start",
                         "load on [-300, 1200+300]"]),

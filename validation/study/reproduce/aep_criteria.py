@@ -19,7 +19,14 @@ Open settings, read from the paper's own numbers (``docs/reproductions.md``):
   normal deviation. With price p·c and V = 300 every task costs about 300·c,
   and S = 1500 is exactly Toporkov et al. 2011's S = C·t·N for t = 150, N = 5 and C = 2,
   the price of the slowest node at c = 1. So c = 1; the deviation's σ
-  (0.15) is unstated, and the sensitivity table varies it.
+  (0.15) is unstated, and the sensitivity table varies it;
+- whole prices: the price per time unit is an integer, as in the slot class
+  of the same authors' simulator (``public int cash; // usage cost per time
+  unit``, Toporkov et al. 2011 §3). Prices to the cent are a row of the
+  table;
+- the performance draw is "a random integer variable in the interval
+  [2; 10]" (stated); real-valued performance, as Toporkov et al. 2015 §5 and
+  Toporkov & Yemelyanov 2018 §4.1 word it, is a row of the table.
 """
 
 from __future__ import annotations
@@ -35,19 +42,25 @@ ALGORITHMS = ("amp", "min_finish", "min_cost", "min_runtime", "min_proc_time")
 METRICS = {"start": "min_start", "runtime": "min_runtime", "finish": "min_finish",
            "proc_time": "min_proc_time", "cost": "min_cost"}  # fmt: skip
 DEFAULT_RUNS = 60
-READINGS: dict[str, dict[str, float]] = {
-    "150 at p = 2, price p (sigma 0.15)": {"volume": 300.0, "unit_price": 1.0},
-    "150 at p = 2, price p (sigma 0.10)": {"volume": 300.0, "unit_price": 1.0,
-                                           "price_deviation": 0.10},
-    "150 at p = 2, price p (sigma 0.20)": {"volume": 300.0, "unit_price": 1.0,
-                                           "price_deviation": 0.20},
-    "V = 150 etalon, price 1.9 p (earlier)": {"volume": 150.0, "unit_price": 1.9},
+USED = {"volume": 300.0, "unit_price": 1.0, "price_values": "integer"}
+READINGS: dict[str, dict[str, float | str]] = {
+    "150 at p = 2, whole prices p (sigma 0.15)": USED,
+    "same, sigma 0.10": {**USED, "price_deviation": 0.10},
+    "same, sigma 0.20": {**USED, "price_deviation": 0.20},
+    "same, prices to the cent (earlier)": {**USED, "price_values": "real"},
+    "same, real-valued performance": {**USED, "performance_values": "real"},
+    "V = 150 etalon, price 1.9 p to the cent (earlier)": {"volume": 150.0, "unit_price": 1.9},
 }  # fmt: skip
-DEFAULT_READING = "150 at p = 2, price p (sigma 0.15)"
+DEFAULT_READING = "150 at p = 2, whole prices p (sigma 0.15)"
+FAST = (("min_runtime", "runtime"), ("min_runtime", "proc_time"), ("min_finish", "finish"),
+        ("min_finish", "proc_time"), ("min_proc_time", "runtime"),
+        ("min_proc_time", "proc_time"), ("csa", "runtime"), ("csa", "proc_time"),
+        ("min_runtime", "start"))  # fmt: skip
+"""The fast windows' columns, whose gap to the paper the performance reading moves."""
 
 
 def measure(
-    seed: int, runs: int, params: dict[str, float], *, exact: bool = False
+    seed: int, runs: int, params: dict[str, float | str], *, exact: bool = False
 ) -> dict[str, dict[str, Any]]:
     """Return per-algorithm mean metrics (``csa``, ``exact`` and ``alternatives`` included)."""
     from instances import generate
@@ -84,7 +97,7 @@ def measure(
 
 
 def measure_readings(
-    seed: int, runs: int, params: dict[str, float]
+    seed: int, runs: int, params: dict[str, float | str]
 ) -> dict[tuple[str, str], list[Any]]:
     """Return the rows of the cut table (CSA) and the minProcTime table, on the same instances."""
     from instances import generate
@@ -97,7 +110,7 @@ def measure_readings(
 
     ref = reference(NAME)
     cut: dict[str, dict[str, list[float]]] = {c: {} for c in CUTS}
-    proc: dict[str, dict[str, list[float]]] = {r: {} for r in RANDOM}
+    proc: dict[str, dict[str, list[float]]] = {}
     cut["free"] = {}  # the library's cut, but AMP without the budget S
     cut["even"] = {}  # the library's cut, the same local tasks at equal gaps
     for r in range(runs):
@@ -115,11 +128,14 @@ def measure_readings(
             for m in METRICS:
                 if alts:
                     cut[c].setdefault(m, []).append(min(w.metric(m) for w in alts))
+        real = generate(ref["family"], instance_seed(seed, r),
+                        **{**params, "performance_values": "real"})  # fmt: skip
         for reading in RANDOM:
-            w = min_proc_time(inst, job, reading, instance_seed(seed + 1, r))
-            if w is not None:
-                for m in METRICS:
-                    proc[reading].setdefault(m, []).append(w.metric(m))
+            for key, on in ((reading, inst), (f"{reading} real", real)):
+                w = min_proc_time(on, on.jobs[0], reading, instance_seed(seed + 1, r))
+                if w is not None:
+                    for m in METRICS:
+                        proc.setdefault(key, {}).setdefault(m, []).append(w.metric(m))
     swap: dict[str, dict[str, list[float]]] = {}
     for r in range(runs):
         inst = generate(ref["family"], instance_seed(seed, r), **params)
@@ -137,8 +153,10 @@ def measure_readings(
     for c, d in cut.items():
         label = CUTS.get(c) or LAYOUTS[c]
         rows["cut", c] = [label, *(mean(d.get(m, [])) for m in CUT_COLUMNS)]
-    for reading, d in proc.items():
-        rows["proc", reading] = [RANDOM[reading], *(mean(d.get(m, [])) for m in PROC_COLUMNS)]
+    for key, d in proc.items():
+        reading, *real = key.split()
+        label = RANDOM[reading] + ("; real-valued performance" if real else "")
+        rows["proc", key] = [label, *(mean(d.get(m, [])) for m in PROC_COLUMNS)]
     return rows
 
 
@@ -197,7 +215,11 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                               paper(ref, "min_runtime", "cost"), paper(ref, "min_cost", "start"),
                               paper(ref, "csa", "alternatives")]]  # fmt: skip
     rows += [[k, *_claims(v)] for k, v in results.items()]
-    cmp.table("the claims under each reading of job length and price", head, rows)
+    cmp.table("the claims under each reading of job length, price and performance", head, rows)
+    rows = [["paper", *(paper(ref, a, m) for a, m in FAST)]]
+    rows += [[k, *(v[a][m] for a, m in FAST)] for k, v in results.items()]
+    cmp.table("the fast windows under each reading (same runs)",
+              ["reading", *(f"{a} {m}" for a, m in FAST)], rows)  # fmt: skip
     extra = measure_readings(seed, runs, READINGS[DEFAULT_READING])
     rows = [["paper", *(paper(ref, "csa", m) for m in CUT_COLUMNS)]]
     rows += [v for k, v in extra.items() if k[0] == "cut"]
