@@ -16,7 +16,10 @@ step's window is returned. Readings measured:
 - ``resample``: uniform draws until one fits S (a uniform feasible window);
   the best step's window kept;
 - ``last``: ``repair``'s window at the last step that has one (no
-  optimisation over the steps either).
+  optimisation over the steps either);
+- ``cheapest``: no random draw, the step's AMP window (its n cheapest alive
+  slots, "without any optimization" of the processor time); the best
+  step's window kept.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ READINGS = {
     "reject": "uniform n-subset, none at a step where it exceeds S; best step",
     "resample": "uniform n-subset redrawn until within S; best step",
     "last": "as used, but the last step's window (no optimisation over steps)",
+    "cheapest": "the step's n cheapest alive slots (AMP's window, no draw); best step",
 }
 RESAMPLE_TRIES = 1000
 
@@ -65,6 +69,13 @@ def _resample(run: Run, sw: Sweep) -> list[int] | None:
     return None
 
 
+def _cheapest(run: Run, sw: Sweep) -> list[int] | None:
+    keys, n, cap = sw.keys, run.feed.n, run.feed.budget
+    if cap is not None and sum(k // sw.K for k in keys[:n]) > cap:
+        return None
+    return [k % sw.K for k in keys[:n]]
+
+
 def min_proc_time(instance: Instance, job: Job, reading: str, seed: int) -> Window | None:
     """Return the simplified minProcTime's window of ``job`` under ``reading`` (rough geometry)."""
     if reading not in READINGS:
@@ -73,7 +84,8 @@ def min_proc_time(instance: Instance, job: Job, reading: str, seed: int) -> Wind
     steps: list[tuple[int, list[int]]] = []
 
     def select(run: Run, sw: Sweep) -> list[int] | None:
-        pick = {"reject": _reject, "resample": _resample}.get(reading, random_subset)
+        pick = {"reject": _reject, "resample": _resample, "cheapest": _cheapest}.get(
+            reading, random_subset)
         chosen = pick(run, sw)
         if chosen is not None:
             steps.append((sw.T, list(chosen)))
