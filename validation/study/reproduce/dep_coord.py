@@ -23,7 +23,11 @@ where the local load sits (random gaps; every node busy at the interval
 start; local schedules running ``L`` quanta beyond both edges, ``wide-L``,
 or only before the start, ``history-L``) and whether the interval's edges
 count as neighbouring tasks; which window FirstFit returns (and so which
-alternatives MultipleBest sees); and how the distances are aggregated.
+alternatives MultipleBest sees); and how the distances are aggregated. A
+fourth measures the readings of the domain of §4.1 (:data:`DOMAINS`: node
+performance integer or uniform real, no price deviation or a wider one,
+the earlier price scale, no budget, a 30% load on every node) on the
+layout used, and real-valued performance on two more layouts.
 """
 
 from __future__ import annotations
