@@ -159,6 +159,7 @@ def test_maxq_no_budget_reading_drops_only_the_budget() -> None:
     free = dataclasses.replace(inst, jobs=(dataclasses.replace(inst.jobs[0], budget=None),))
     used = maxq.measure(0, 1)
     assert used["alternative cost"] <= 644
+    assert 1 <= used["alternative nodes at its level"] <= 7
     assert maxq.measure(0, 1, {"budget": None})["alternatives"] == len(
         find_alternatives(free, "amp").windows
     )
@@ -178,3 +179,71 @@ def test_busy_at_start_share_moves_the_first_task_of_that_share_only() -> None:
     assert set(spans) == {(0, 10), (5, 15)} and sum(e - s for s, e in spans) == 40
     assert half == readings.busy_at_start(inst, 0.5, seed=3)
     assert readings.busy_at_start(inst, 0.0).busy == inst.busy
+
+
+def test_reading_instance_applies_family_parameters_layout_and_budget() -> None:
+    """The default reading is the generated instance itself; a reading of real performance, the
+    history-300 layout and no budget gives nodes of non-integer performance in [2, 10], local
+    tasks from -300 on and a job without S, the rest of the job unchanged."""
+    from instances import generate
+
+    ref = reference("dep-coord")
+    seed = instance_seed(0, 0)
+    plain = readings.reading_instance(ref["family"], ref["params"], seed)
+    assert plain == generate(ref["family"], seed, **ref["params"])
+    got = readings.reading_instance(ref["family"], ref["params"], seed,
+                                    {"performance_values": "real", "layout": "history-300",
+                                     "budget": None})  # fmt: skip
+    perf = [n.performance for n in got.nodes]
+    assert all(2 <= p <= 10 for p in perf) and any(p != int(p) for p in perf)
+    assert got.horizon == (-300, 1200) and got.jobs[0].budget is None
+    assert got.jobs[0].nodes == 7 and got.jobs[0].volume == 800
+    assert plain.jobs[0].budget == 644
+
+
+def test_real_performance_windows_sit_at_their_slowest_node_s_level() -> None:
+    """Under real-valued performance nearly every node is its own performance level; the
+    square windows of FirstFit, MaxQ Lite and DEP Lite then last ceil(V / p) for the slowest
+    node p of the window (§3.2 step 3a, the level P_k that must be in L_k by step 3c(5)i) and
+    pass the checker."""
+    from instances.units import duration
+    from planner import search
+
+    ref = reference("dep-coord")
+    inst = readings.reading_instance(ref["family"], ref["params"], instance_seed(0, 1),
+                                     {"performance_values": "real"})  # fmt: skip
+    perf = {n.id: n.performance for n in inst.nodes}
+    assert len(set(perf.values())) > 90
+    job = inst.jobs[0]
+    for name in ("first_fit", "max_q_lite", "dep_lite"):
+        w = search(inst, job, name)
+        assert w is not None and check_window(inst, job, w) == []
+        slowest = min(perf[p.node] for p in w.placements)
+        assert {p.duration for p in w.placements} == {duration(job.volume, slowest)}
+
+
+@pytest.mark.parametrize(
+    ("second", "found"),
+    [
+        # both nodes at performance 4: tasks of V / 4 = 10 quanta, cost 4 + 4 = 8 = S
+        (4.0, True),
+        # the second node at 5 (price 0.5): level 5 has one node; level 4 costs 4 + 5 = 9 > S = 8
+        (5.0, False),
+    ],
+)
+def test_distinct_performance_levels_price_a_square_window_above_the_market_budget(
+    second: float, found: bool
+) -> None:
+    """With price c · p and S = c · V · n (c = 0.1, V = 40, n = 2: S = 8), a square window on one
+    performance level costs exactly S, while one joining a faster node pays that node's higher
+    price for the slower node's task length: the cause of the fewer affordable windows (and
+    MultipleBest alternatives) under real-valued performance."""
+    from planner import search
+
+    nodes = (Node("a", 4.0, 0.4), Node("b", second, 0.1 * second))
+    job = Job("j", nodes=2, volume=40.0, budget=8)
+    inst = Instance(nodes=nodes, busy=(), jobs=(job,), horizon=(0, 20), geometry="square")
+    w = search(inst, job, "first_fit")
+    assert (w is not None) == found
+    if w is not None:
+        assert (w.start, w.cost) == (0, 8) and check_window(inst, job, w) == []

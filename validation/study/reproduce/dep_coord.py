@@ -23,7 +23,11 @@ where the local load sits (random gaps; every node busy at the interval
 start; local schedules running ``L`` quanta beyond both edges, ``wide-L``,
 or only before the start, ``history-L``) and whether the interval's edges
 count as neighbouring tasks; which window FirstFit returns (and so which
-alternatives MultipleBest sees); and how the distances are aggregated.
+alternatives MultipleBest sees); and how the distances are aggregated. A
+fourth measures the readings of the domain of §4.1 (:data:`DOMAINS`: node
+performance integer or uniform real, no price deviation or a wider one,
+the earlier price scale, no budget, a 30% load on every node) on the
+layout used, and real-valued performance on two more layouts.
 """
 
 from __future__ import annotations
@@ -52,6 +56,18 @@ FIRST_FIT = {"earliest start, n cheapest (used)": (False, False),
 READING_LAYOUTS = ("gaps", "busy-start", "history-1200")
 USED_LAYOUT = "history-1200"
 """The load layout the paper's distances imply (docs/reproductions.md, ``dep-coord``)."""
+DOMAINS: dict[str, dict[str, Any]] = {
+    "integer performance, c = 0.115, sigma = 0.15": {},
+    "performance uniform real in [2, 10] (the §4.1 wording)": {"performance_values": "real"},
+    "no discount/extra charge (sigma = 0; §4.1 names none)": {"price_deviation": 0.0},
+    "price spread sigma = 0.20 (prices to +-60%)": {"price_deviation": 0.2},
+    "c = 0.08 (earlier price scale)": {"unit_price": 0.08},
+    "no budget S (bound)": {"budget": None},
+    "30% load on every node ('up to 30% ... for each node' as each level)": {"load_min": 0.3},
+}
+"""Readings of the domain of Toporkov & Yemelyanov 2018 §4.1 (node performance, price, budget,
+load level): family parameters overriding the reference's, or ``budget=None``."""
+USED_DOMAIN, REAL_DOMAIN = list(DOMAINS)[:2]
 ORDER_NEAR = ("dep", "dep_lite", "multiple_best", "first_fit", "coord_lite", "coord")
 ORDER_FAR = ("coord", "coord_lite", "multiple_best", "first_fit", "dep_lite", "dep")
 
@@ -110,11 +126,14 @@ def _first_fit_readings(inst: Any, into: dict[str, dict[str, list[float]]]) -> N
 
 
 def measure(seed: int, runs: int, layout: str, *, exact: bool = False,
-            with_readings: bool = False) -> dict[str, Any]:  # fmt: skip
-    """Return mean near/far distances (both edge readings), median ms, exact optima; with
-    ``with_readings`` also FirstFit's readings and the distance definitions."""
-    from instances import generate
+            with_readings: bool = False,
+            params: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Return mean near/far distances (both edge readings), median ms, exact optima and
+    MultipleBest's mean alternative count; with ``with_readings`` also FirstFit's readings and
+    the distance definitions. ``params`` is a reading of the domain (a value of
+    :data:`DOMAINS`: family parameters overriding the reference's, or ``budget=None``)."""
     from models import solve_window
+    from planner import find_alternatives
 
     ref = reference(NAME)
     near: dict[str, list[float]] = {a: [] for a in (*ALGORITHMS, "exact")}
@@ -125,9 +144,11 @@ def measure(seed: int, runs: int, layout: str, *, exact: bool = False,
     ms: dict[str, list[float]] = {a: [] for a in ALGORITHMS}
     ff: dict[str, dict[str, list[float]]] = {}
     defs: dict[str, dict[str, list[float]]] = {}
+    alternatives: list[float] = []
     for r in range(runs):
-        inst = generate(ref["family"], instance_seed(seed, r), **ref["params"])
-        inst = readings.layout_instance(inst, layout, instance_seed(seed, r))
+        inst = readings.reading_instance(ref["family"], ref["params"], instance_seed(seed, r),
+                                         {**(params or {}), "layout": layout})  # fmt: skip
+        alternatives.append(len(find_alternatives(inst, "amp").windows))
         for name, (wn, wf, t) in _windows(inst).items():
             ms[name].append(t)
             if wn is None or wf is None:
@@ -157,6 +178,7 @@ def measure(seed: int, runs: int, layout: str, *, exact: bool = False,
                            for k, d in (("near", near), ("far", far), ("near_free", near_free),
                                         ("far_free", far_free), ("start", start))}  # fmt: skip
     agg["ms"] = {a: statistics.median(v) if v else None for a, v in ms.items()}
+    agg["alternatives"] = mean(alternatives)
     agg["first_fit_readings"] = {k: {q: mean(v) if q != "missing" else sum(v)
                                      for q, v in d.items()} for k, d in ff.items()}  # fmt: skip
     agg["definitions"] = {k: {q: mean(v) for q, v in d.items()} for k, d in defs.items()}
@@ -197,6 +219,13 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     ref = reference(NAME)
     results = {k: measure(seed, runs, k, exact=k == USED_LAYOUT,
                           with_readings=k in READING_LAYOUTS) for k in LAYOUTS}  # fmt: skip
+    domains = {(USED_LAYOUT, k): measure(seed, runs, USED_LAYOUT, params=v,
+                                         with_readings=k == REAL_DOMAIN)
+               for k, v in DOMAINS.items() if k != USED_DOMAIN}  # fmt: skip
+    domains[USED_LAYOUT, USED_DOMAIN] = results[USED_LAYOUT]
+    for layout in ("gaps", "busy-start"):
+        domains[layout, USED_DOMAIN] = results[layout]
+        domains[layout, REAL_DOMAIN] = measure(seed, runs, layout, params=DOMAINS[REAL_DOMAIN])
     m = results[USED_LAYOUT]
     n, f = m["near"], m["far"]
     cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, {ref['paper_runs']} runs", runs, runs)
@@ -238,18 +267,35 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     rows = [["paper", pap["first_fit near"], pap["first_fit far"], "-", "-",
              pap["multiple_best near"], pap["multiple_best far"],
              paper(ref, "multiple_best", "alternatives"), "-", "yes/yes"]]  # fmt: skip
-    for layout in READING_LAYOUTS:
-        res = results[layout]
+    ff_rows = [(LAYOUTS[k], results[k]) for k in READING_LAYOUTS]
+    ff_rows.append((f"{LAYOUTS[USED_LAYOUT]}, real performance", domains[USED_LAYOUT, REAL_DOMAIN]))
+    for where, res in ff_rows:
         for label, d in res["first_fit_readings"].items():
             ours = {**_twelve(res), "first_fit near": d.get("ff_near"),
                     "first_fit far": d.get("ff_far"), "multiple_best near": d.get("mb_near"),
                     "multiple_best far": d.get("mb_far")}  # fmt: skip
-            rows.append([f"{LAYOUTS[layout]} / {label}", d.get("ff_near"), d.get("ff_far"),
+            rows.append([f"{where} / {label}", d.get("ff_near"), d.get("ff_far"),
                          d.get("ff_start"), str(d["missing"]), d.get("mb_near"), d.get("mb_far"),
                          d["alternatives"], rel_error(ours, ref), orderings(ours)])  # fmt: skip
     cmp.table("FirstFit read as which window of the §3.2 loop (MultipleBest's alternatives "
               "found by the same FirstFit; DEP, COORD and the Lite forms as in the layout row)",
               head, rows)  # fmt: skip
+    head = ["layout / domain reading", *head_twelve(short, cols), "FF start", "MB alternatives",
+            "mean rel. error", "orderings near/far"]  # fmt: skip
+    rows = [["paper", *(pap[k] for k in twelve), "-", paper(ref, "multiple_best", "alternatives"),
+             "-", "yes/yes"]]  # fmt: skip
+    order = [(USED_LAYOUT, k) for k in DOMAINS] + [(lay, k) for lay in ("gaps", "busy-start")
+                                                   for k in (USED_DOMAIN, REAL_DOMAIN)]
+    for layout, label in order:
+        res = domains[layout, label]
+        ours = _twelve(res)
+        used = " (used)" if (layout, label) == (USED_LAYOUT, USED_DOMAIN) else ""
+        rows.append([f"{LAYOUTS[layout]} / {label}{used}", *(ours[k] for k in twelve),
+                     res["start"]["first_fit"], res["alternatives"], rel_error(ours, ref),
+                     orderings(ours)])  # fmt: skip
+    cmp.table("distances under each reading of the domain of §4.1: node performance integer "
+              "or uniform real, the price's spread and scale, the budget, the load level "
+              "(edges count)", head, rows)  # fmt: skip
     head = ["layout / distance definition", *head_twelve(short, cols), "mean rel. error",
             "orderings near/far"]  # fmt: skip
     rows = []

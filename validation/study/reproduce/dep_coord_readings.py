@@ -78,6 +78,27 @@ def layout_instance(inst: Any, layout: str, seed: int) -> Any:
     return inst
 
 
+def reading_instance(family: str, params: dict[str, Any], seed: int,
+                     reading: dict[str, Any] | None = None) -> Any:  # fmt: skip
+    """Return the instance of ``seed`` under ``reading``.
+
+    ``reading`` holds family parameters that override ``params`` (e.g.
+    ``performance_values="real"``, ``price_deviation=0``), optionally
+    ``layout`` (a :func:`layout_instance` name; ``gaps``, the generated
+    layout, by default) and ``budget=None`` (the job without its budget S).
+    """
+    from instances import generate
+
+    reading = dict(reading or {})
+    layout = reading.pop("layout", "gaps")
+    no_budget = "budget" in reading and reading.pop("budget") is None
+    inst = layout_instance(generate(family, seed, **{**params, **reading}), layout, seed)
+    if no_budget:
+        inst = dataclasses.replace(inst, jobs=tuple(dataclasses.replace(j, budget=None)
+                                                    for j in inst.jobs))  # fmt: skip
+    return inst
+
+
 def edge_free(window: Any, horizon: tuple[int, int]) -> tuple[float | None, float | None]:
     """Return (near, far) when the interval's edges are no neighbouring tasks (None: none left)."""
     near, far = [], []

@@ -15,6 +15,13 @@ other spreads of the price's random discount/extra charge, under the load
 layouts of ``dep-coord`` and without the budget (a bound: the alternatives
 that the load alone allows). Load layout: that of ``dep-coord`` (local jobs
 before the interval too, ``history-1200``), the same instances.
+
+Node performance: integers 2-10 (Toporkov et al. 2012 §3.1, the same
+simulator). §4.1 says only "a uniformly distributed random value in the
+interval [2, 10]"; the uniform real reading is a row of the table: with
+every node its own performance level, a square window joins the node of
+its level with six faster, dearer ones, so fewer windows fit S and
+MultipleBest sees fewer alternatives (docs/reproductions.md).
 """
 
 from __future__ import annotations
@@ -27,47 +34,51 @@ from validation.study.spec import instance_seed
 NAME = "maxq"
 ALGORITHMS = ("max_q", "max_q_lite", "multiple_best", "first_fit")
 DEFAULT_RUNS = 30
-USED = "c = S / (V n) = 0.115, history: load on [-1200, 1200] (used)"
+USED = "integer performance, c = S / (V n) = 0.115, history: load on [-1200, 1200] (used)"
+REAL = "performance uniform real in [2, 10] (the §4.1 wording)"
 READINGS: dict[str, dict[str, Any]] = {
     USED: {"layout": "history-1200"},
+    REAL: {"performance_values": "real", "layout": "history-1200"},
+    "real performance, price spread sigma = 0.20": {"performance_values": "real",
+                                                    "price_deviation": 0.2,
+                                                    "layout": "history-1200"},
+    "real performance, no budget S (bound)": {"performance_values": "real", "budget": None,
+                                              "layout": "history-1200"},
     "c = 0.08 (earlier)": {"unit_price": 0.08, "layout": "history-1200"},
-    "price spread sigma = 0": {"price_deviation": 0.0, "layout": "history-1200"},
+    "no discount/extra charge (sigma = 0; §4.1 names none)": {"price_deviation": 0.0,
+                                                              "layout": "history-1200"},
     "price spread sigma = 0.10": {"price_deviation": 0.1, "layout": "history-1200"},
     "price spread sigma = 0.20 (prices to +-60%)": {"price_deviation": 0.2,
                                                     "layout": "history-1200"},
     "local tasks at random gaps (earlier layout)": {},
     "every node busy at the start": {"layout": "busy-start"},
     "load on [-200, 1200+200]": {"layout": "wide-200"},
+    "30% load on every node ('up to 30% ... for each node' as each level)": {
+        "load_min": 0.3, "layout": "history-1200"},
     "no budget S (bound)": {"budget": None, "layout": "history-1200"},
 }
-"""Readings of the open settings: family parameters, a ``dep-coord`` load layout, or no budget."""
+"""Readings of the open settings: family parameters (node performance integer or real, price
+scale and spread, load level), a ``dep-coord`` load layout, or no budget
+(:func:`~validation.study.reproduce.dep_coord_readings.reading_instance`)."""
 
 
 def measure(seed: int, runs: int, reading: dict[str, Any] | None = None, *,
             exact: bool = False) -> dict[str, Any]:  # fmt: skip
     """Return mean Q per algorithm (and ``exact``), and MultipleBest's mean alternative count,
-    cost and length under ``reading`` (a value of :data:`READINGS`)."""
-    import dataclasses
-
-    from instances import generate
+    cost, length and number of nodes at the window's own performance level (its slowest)
+    under ``reading`` (a value of :data:`READINGS`)."""
     from models import solve_window
     from planner import find_alternatives, search
-    from validation.study.reproduce.dep_coord_readings import layout_instance
+    from validation.study.reproduce.dep_coord_readings import reading_instance
 
     ref = reference(NAME)
-    reading = dict(reading or {})
-    layout = reading.pop("layout", "gaps")
-    no_budget = reading.pop("budget", 0) is None
     q: dict[str, list[float]] = {a: [] for a in (*ALGORITHMS, "exact")}
     alternatives: list[float] = []
     cost: list[float] = []
     length: list[float] = []
+    at_level: list[float] = []
     for r in range(runs):
-        inst = generate(ref["family"], instance_seed(seed, r), **{**ref["params"], **reading})
-        inst = layout_instance(inst, layout, instance_seed(seed, r))
-        if no_budget:
-            jobs = tuple(dataclasses.replace(j, budget=None) for j in inst.jobs)
-            inst = dataclasses.replace(inst, jobs=jobs)
+        inst = reading_instance(ref["family"], ref["params"], instance_seed(seed, r), reading)
         job = inst.jobs[0]
         for name in ALGORITHMS:
             w = search(inst, job, "csa" if name == "multiple_best" else name)
@@ -77,6 +88,10 @@ def measure(seed: int, runs: int, reading: dict[str, Any] | None = None, *,
         alternatives.append(len(found))
         cost += [w.cost for w in found]
         length += [w.placements[0].duration for w in found]
+        perf = {n.id: n.performance for n in inst.nodes}
+        for w in found:
+            ps = [perf[p.node] for p in w.placements]
+            at_level.append(sum(p == min(ps) for p in ps))
         if exact:
             res = solve_window(inst, job, "max_q")
             if res.status == "optimal":
@@ -85,6 +100,7 @@ def measure(seed: int, runs: int, reading: dict[str, Any] | None = None, *,
     out["alternatives"] = mean(alternatives)
     out["alternative cost"] = mean(cost)
     out["alternative length"] = mean(length)
+    out["alternative nodes at its level"] = mean(at_level)
     return out
 
 
@@ -107,13 +123,16 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     for k, v in ref["settings"].items():
         cmp.setting(k, v)
     head = ["reading", "MaxQ", "MaxQ Lite", "MultipleBest", "FirstFit", "alternatives",
-            "alternative cost", "alternative length"]  # fmt: skip
+            "alternative cost", "alternative length", "alternative nodes at its level"]
     rows: list[list[Any]] = [["paper", top, "> 49.4 (Fig. 3)", "< MaxQ Lite",
                               paper(ref, "first_fit", "q"),
-                              paper(ref, "multiple_best", "alternatives"), "<= 644", "80-400"]]
-    cols = (*ALGORITHMS, "alternatives", "alternative cost", "alternative length")
+                              paper(ref, "multiple_best", "alternatives"), "<= 644", "80-400",
+                              "-"]]
+    cols = (*ALGORITHMS, "alternatives", "alternative cost", "alternative length",
+            "alternative nodes at its level")
     rows += [[k, *(v[a] for a in cols)] for k, v in results.items()]
-    cmp.table("the claims and MultipleBest's alternatives under each reading of the price "
-              "scale, the price spread, the load layout and the budget", head, rows)  # fmt: skip
+    cmp.table("the claims and MultipleBest's alternatives under each reading of the node "
+              "performance, the price scale and spread, the load and its layout, and the budget",
+              head, rows)  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp
