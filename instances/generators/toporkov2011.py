@@ -35,6 +35,7 @@ import numpy as np
 
 from instances.criteria import CRITERIA
 from instances.generators.base import Family, check, check_range
+from instances.generators.environment import PERFORMANCE_VALUES, PRICE_VALUES
 from instances.instance import Instance
 from instances.job import Job
 from instances.node import Node
@@ -45,6 +46,10 @@ PRICE_CAPS = ("uniform", "min_performance", "dearest")
 """Readings of a job's cap C: base^x with x uniform in [P, performance_max]; base^P (the
 price of a node of the job's minimum performance P, Toporkov et al. 2011 §6); (1 + spread) ·
 base^P."""
+
+WHOLE_VALUES = (*PRICE_VALUES, "truncated")
+"""Readings of a price per time unit (slot price, cap C): ``real`` (2 decimals), ``integer``
+(nearest whole paper money unit) or ``truncated`` (rounded down, as Java's ``(int)`` cast)."""
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
@@ -61,9 +66,10 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
         if i and rng.random() >= float(p["same_start"]):
             start += int(rng.integers(1, int(p["gap_max"]) + 1))
         length = int(rng.integers(int(p["length_min"]), int(p["length_max"]) + 1))
-        perf = round(float(rng.uniform(p["performance_min"], p["performance_max"])), 2)
+        perf = _performance(rng, p, "performance_min", "performance_max")
         price = unit * base**perf
-        slot_price = round(float(rng.uniform((1 - spread) * price, (1 + spread) * price)), 2)
+        drawn = float(rng.uniform((1 - spread) * price, (1 + spread) * price))
+        slot_price = _whole(drawn / unit, str(p["price_values"]), unit)
         nodes.append(Node(id=f"n{i + 1}", performance=perf, price=round(price, 2)))
         slots.append(Slot(f"n{i + 1}", start, start + length, slot_price))
     jobs = [_job(rng, k, p) for k in range(int(rng.integers(p["jobs_min"], p["jobs_max"] + 1)))]
@@ -79,13 +85,14 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
 def _job(rng: np.random.Generator, k: int, p: dict[str, float | int | str]) -> Job:
     n = int(rng.integers(int(p["job_nodes_min"]), int(p["job_nodes_max"]) + 1))
     volume = float(rng.integers(int(p["volume_min"]), int(p["volume_max"]) + 1))
-    min_perf = round(float(rng.uniform(p["min_performance_min"], p["min_performance_max"])), 2)
+    min_perf = _performance(rng, p, "min_performance_min", "min_performance_max")
     level = float(rng.uniform(min_perf, max(min_perf, float(p["performance_max"]))))
     reading = str(p["price_cap"])
     if reading != "uniform":
         level = min_perf  # the price of a node of the job's minimum performance P
     dear = 1 + float(p["price_spread"]) if reading == "dearest" else 1.0
-    max_price = round(float(p["money_unit"]) * dear * float(p["price_base"]) ** level, 2)
+    cap = dear * float(p["price_base"]) ** level
+    max_price = _whole(cap, str(p["cap_values"]), float(p["money_unit"]))
     factor = float(p["budget_factor"])
     budget = None if factor == 1.0 else math.floor(round(factor * max_price * volume * n, 6))
     return Job(
@@ -97,6 +104,23 @@ def _job(rng: np.random.Generator, k: int, p: dict[str, float | int | str]) -> J
         max_price=max_price,
         criterion=str(p["criterion"]),
     )
+
+
+def _performance(rng: np.random.Generator, p: dict[str, float | int | str], lo: str, hi: str
+                 ) -> float:  # fmt: skip
+    if p["performance_values"] == "integer":
+        return float(rng.integers(int(p[lo]), int(p[hi]) + 1))
+    return round(float(rng.uniform(p[lo], p[hi])), 2)
+
+
+def _whole(value: float, reading: str, unit: float) -> float:
+    """Return ``value`` (paper's money unit) in project units under a :data:`WHOLE_VALUES`
+    reading."""
+    if reading == "integer":
+        return unit * round(value)
+    if reading == "truncated":
+        return unit * math.floor(value)
+    return round(unit * value, 2)
 
 
 def _check(p: dict[str, float | int | str]) -> None:
@@ -117,6 +141,10 @@ def _check(p: dict[str, float | int | str]) -> None:
     check(NAME, "money_unit", p["money_unit"] > 0, "must be > 0")
     check(NAME, "budget_factor", p["budget_factor"] > 0, "must be > 0")
     check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
+    check(NAME, "performance_values", p["performance_values"] in PERFORMANCE_VALUES,
+          f"must be one of {', '.join(PERFORMANCE_VALUES)}")  # fmt: skip
+    for key in ("price_values", "cap_values"):
+        check(NAME, key, p[key] in WHOLE_VALUES, f"must be one of {', '.join(WHOLE_VALUES)}")
     caps = ", ".join(PRICE_CAPS)
     check(NAME, "price_cap", p["price_cap"] in PRICE_CAPS, f"must be one of {caps}")
 
@@ -146,6 +174,9 @@ FAMILY = Family(
         "min_performance_max": 2.0,
         "budget_factor": 1.0,
         "price_cap": "uniform",
+        "performance_values": "real",
+        "price_values": "real",
+        "cap_values": "real",
         "criterion": "min_start",
     },
     build=build,

@@ -38,44 +38,62 @@ DEFAULT_READING = "min_performance"
 
 
 def measure(
-    seed: int, runs: int, reading: str, cut: str = "task"
+    seed: int, runs: int, reading: str, cut: str = "task", limits: str = "mean",
+    per: str = "cycle", **params: str
 ) -> tuple[dict[tuple[str, str, str], Any], int]:
     """Return the per-job averages ``(problem, algorithm, quantity) -> mean`` and the runs kept.
 
     ``cut``: how a found window is cut out of the slot list (see
-    :mod:`validation.study.reproduce.cuts`; ``task`` is the library's rule).
+    :mod:`validation.study.reproduce.cuts`; ``task`` is the library's rule);
+    ``limits``: the reading of b* and t* (:mod:`validation.study.reproduce.limits`);
+    ``per``: ``cycle`` averages each kept cycle's per-job figure, ``job`` divides
+    the totals over all kept cycles by their jobs (the paper's "258079 or an
+    average of 7.39 for a job"); ``params``: further ``toporkov2011``
+    parameters. ``(p, a, "infeasible")`` counts the kept runs where problem
+    ``p`` has no solution under the limits.
     """
     from instances import FAMILIES, generate
-    from models import solve_combination
     from validation.study.reproduce.cuts import alternatives_by_job
+    from validation.study.reproduce.limits import combine
 
     ref = reference(NAME)
-    out: dict[tuple[str, str, str], list[float]] = {
+    out: dict[tuple[str, str, str], list[tuple[float, int]]] = {
         (p, a, q): [] for p in PROBLEMS for a in ("alp", "amp")
-        for q in ("time", "cost", "alternatives_per_job")
+        for q in ("time", "cost", "alternatives_per_job", "infeasible")
     }  # fmt: skip
     out["CM", "kept", "jobs_per_cycle"] = []
     out["CM", "kept", "slots_per_cycle"] = []
     unit = float(FAMILIES[ref["family"]].defaults["money_unit"])  # costs in the paper's unit
     kept = 0
     for r in range(runs):
-        inst = generate(ref["family"], instance_seed(seed, r), price_cap=reading)
+        inst = generate(ref["family"], instance_seed(seed, r), price_cap=reading, **params)
         found = {a: alternatives_by_job(inst, a, cut) for a in ("alp", "amp")}
         if any(not alts for by_job in found.values() for alts in by_job.values()):
             continue
         kept += 1
-        out["CM", "kept", "jobs_per_cycle"].append(len(inst.jobs))
-        out["CM", "kept", "slots_per_cycle"].append(len(inst.slots))
+        out["CM", "kept", "jobs_per_cycle"].append((len(inst.jobs), 1))
+        out["CM", "kept", "slots_per_cycle"].append((len(inst.slots), 1))
         for a, by_job in found.items():
             jobs = len(by_job)
             for p, number in PROBLEMS.items():
-                res = solve_combination(by_job, number, "dp", time="runtime")
+                out[p, a, "alternatives_per_job"].append((sum(map(len, by_job.values())), jobs))
+                res = combine(found, a, number, limits)
+                out[p, a, "infeasible"].append((float(res.status != "optimal"), 1))
                 if res.status != "optimal":
                     continue
-                out[p, a, "time"].append(sum(w.runtime for w in res.windows) / jobs)
-                out[p, a, "cost"].append(sum(w.cost for w in res.windows) / jobs / unit)
-                out[p, a, "alternatives_per_job"].append(sum(map(len, by_job.values())) / jobs)
-    return {k: mean(v) for k, v in out.items()}, kept
+                out[p, a, "time"].append((sum(w.runtime for w in res.windows), jobs))
+                out[p, a, "cost"].append((sum(w.cost for w in res.windows) / unit, jobs))
+    avg = {k: _average(v, per) for k, v in out.items()}
+    avg.update({k: sum(t for t, _ in v) for k, v in out.items() if k[2] == "infeasible"})
+    return avg, kept
+
+
+def _average(totals: list[tuple[float, int]], per: str) -> float | None:
+    """Mean of total / jobs per cycle (``cycle``) or Σ totals / Σ jobs (``job``)."""
+    if per == "job":
+        jobs = sum(n for _, n in totals)
+        return sum(t for t, _ in totals) / jobs if jobs else None
+    return mean([t / n for t, n in totals])
 
 
 def _ratio(avg: dict[tuple[str, str, str], Any]) -> float | None:
