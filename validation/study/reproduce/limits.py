@@ -12,9 +12,9 @@ occupation" of each job's l_i alternatives, and b* the VO budget. Readings:
 - ``proc_time``: "time of slot occupation" read as CPU time Σ d_i (the
   window's total slot occupation): TM minimises Σ CPU time, CM's t* is
   Σ_i ⌈mean CPU time⌉;
-- ``none``: no limit (also b* = Σ_i S_i, the jobs' own budgets, which no
-  alternative of either search exceeds): TM takes each job's fastest
-  alternative, CM its cheapest;
+- ``none``: no limit (as b* = Σ_i S_i, the jobs' own budgets, would be for
+  AMP, whose alternatives each cost at most S_i): TM takes each job's
+  fastest alternative, CM its cheapest;
 - ``alp`` / ``amp``: one VO budget and time limit per cycle for both
   searches, the ``mean`` limits of ALP's (or AMP's) alternatives.
 """
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 LIMITS = {
     "mean": "b* = Σ mean cost, t* = Σ ⌈mean runtime⌉ of each search's own alternatives (used)",
     "proc_time": "time = slot occupation Σ d_i (CPU time): TM min Σ CPU time, t* = Σ ⌈mean CPU⌉",
-    "none": "no limit (= b* = Σ S_i, the jobs' budgets): TM fastest, CM cheapest per job",
+    "none": "no limit (for AMP the same as b* = Σ S_i): TM fastest, CM cheapest per job",
     "alp": "one b*, t* per cycle for both searches, from ALP's alternatives",
     "amp": "one b*, t* per cycle for both searches, from AMP's alternatives",
 }
