@@ -86,6 +86,9 @@ def test_round_trip(name: str) -> None:
         ("toporkov2018", {"q_max": float("inf")}, "'q_max' must be a finite number"),  # inf
         ("toporkov2012", {"unit_price": float("nan")}, "'unit_price' must be a finite"),  # NaN
         ("toporkov2012", {"volume": 10**400}, "'volume' must be a finite number"),  # overflow
+        ("toporkov2011", {"price_values": "whole"}, "'price_values' must be one of real, integer"),
+        ("toporkov2011", {"cap_values": "round"}, "'cap_values' must be one of real"),
+        ("toporkov2011", {"performance_values": "int"}, "'performance_values' must be"),
     ],
 )
 def test_bad_family_or_parameter(family: str, params: dict[str, object], needle: str) -> None:
@@ -226,6 +229,7 @@ def test_cli_list(capsys) -> None:
         ["generate", "tiny", "--seed", "1", "--nodes"],  # parameter without a value
         ["generate", "toporkov2018", "--seed", "1", "--q-max", "1e309"],  # JSON 1e309 is inf
         ["generate", "toporkov2012", "--seed", "1", "--unit-price", "Infinity"],  # not finite
+        ["generate", "toporkov2011", "--seed", "1", "--price-values", "whole"],  # not a reading
     ],
 )
 def test_cli_bad_usage_exits_2(argv: list[str], capsys) -> None:
