@@ -59,10 +59,25 @@ def _paper_row(ref: dict[str, Any]) -> list[Any]:
             *(paper(ref, p, a, q) for p, q, a in CLAIMS)]  # fmt: skip
 
 
+def _with_error(avg: dict[tuple[str, str, str], Any], kept: Any) -> list[Any]:
+    keys = [("CM", "kept", "jobs_per_cycle"), ("TM", "alp", "alternatives_per_job"),
+            ("TM", "amp", "alternatives_per_job"), *((p, a, q) for p, q, a in CLAIMS)]  # fmt: skip
+    cells = [str(kept)]
+    for p, a, q in keys:
+        v, se = avg[p, a, q], avg[p, a, f"{q}_se"]
+        cells.append("-" if v is None else f"{v:.2f} ± {se:.2f}" if se is not None else f"{v:.2f}")
+    return cells
+
+
 def add_tables(
-    cmp: Comparison, ref: dict[str, Any], seed: int, runs: int, used: tuple[dict[Any, Any], int]
+    cmp: Comparison, ref: dict[str, Any], seed: int, runs: int, used: tuple[dict[Any, Any], int],
+    main: tuple[dict[Any, Any], int],
 ) -> None:
-    """Append the number-type, limits and averaging tables to ``cmp`` (``used``: the main run)."""
+    """Append the number-type, limits, averaging and sampling tables to ``cmp``.
+
+    ``used``: the used reading on the ``runs`` cycles of the tables; ``main``:
+    on the main table's larger sample.
+    """
     from validation.study.reproduce.amp_vs_alp import DEFAULT_READING, measure
     from validation.study.reproduce.limits import LIMITS
 
@@ -89,3 +104,10 @@ def add_tables(
         rows.append([label, *_cells(*measure(seed, runs, DEFAULT_READING, cut, per=per))])
     cmp.table("the claims under each reading of 'average per job' (C = 1.7^P)",
               ["average", *HEAD], rows)  # fmt: skip
+    paper_row = _paper_row(ref)
+    rows = [[*paper_row[:5], *paper_row[6:]],
+            [f"first {runs} (the sensitivity tables)", *_with_error(*used)],
+            [f"{cmp.runs} (the main table)", *_with_error(*main)]]  # fmt: skip
+    head = [h for h in HEAD if h != "AMP/ALP"]
+    cmp.table("sampling: mean ± standard error over the kept cycles (per-node cut, C = 1.7^P)",
+              ["generated runs", *head], rows)  # fmt: skip
