@@ -46,6 +46,7 @@ from instances.instance import Instance
 from instances.job import Job
 from instances.node import Node
 from instances.slot import Slot
+from instances.units import duration
 
 NAME = "toporkov2011"
 PRICE_CAPS = ("uniform", "min_performance", "dearest")
@@ -56,6 +57,12 @@ base^P."""
 WHOLE_VALUES = (*PRICE_VALUES, "truncated")
 """Readings of a price per time unit (slot price, cap C): ``real`` (2 decimals), ``integer``
 (nearest whole paper money unit) or ``truncated`` (rounded down, as Java's ``(int)`` cast)."""
+
+TIME_SPANS = ("etalon", "min_performance", "length")
+"""Readings of the request's time span t in AMP's S = k·C·t·N (Toporkov et al. 2011 §3):
+``etalon`` t = V, the drawn length, on a node of performance 1; ``min_performance``
+t = ceil(V / P), the span a node of the job's minimum performance P needs; ``length``
+t = the drawn length at performance P, so V = t·P."""
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
@@ -100,7 +107,13 @@ def _job(rng: np.random.Generator, k: int, p: dict[str, float | int | str]) -> J
     cap = dear * float(p["price_base"]) ** level
     max_price = _whole(cap, str(p["cap_values"]), float(p["money_unit"]))
     factor = float(p["budget_factor"])
-    budget = None if factor == 1.0 else math.floor(round(factor * max_price * volume * n, 6))
+    span, reading = volume, str(p["time_span"])
+    if reading == "min_performance":
+        span = float(duration(volume, min_perf))
+    elif reading == "length":
+        volume = round(span * min_perf, 6)  # t is the length at performance P: V = t·P
+    explicit = factor != 1.0 or reading != "etalon"
+    budget = math.floor(round(factor * max_price * span * n, 6)) if explicit else None
     return Job(
         id=f"j{k + 1}",
         nodes=n,
@@ -149,6 +162,8 @@ def _check(p: dict[str, float | int | str]) -> None:
     check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
     check(NAME, "performance_values", p["performance_values"] in PERFORMANCE_VALUES,
           f"must be one of {', '.join(PERFORMANCE_VALUES)}")  # fmt: skip
+    check(NAME, "time_span", p["time_span"] in TIME_SPANS,
+          f"must be one of {', '.join(TIME_SPANS)}")  # fmt: skip
     for key in ("price_values", "cap_values"):
         check(NAME, key, p[key] in WHOLE_VALUES, f"must be one of {', '.join(WHOLE_VALUES)}")
     caps = ", ".join(PRICE_CAPS)
@@ -179,6 +194,7 @@ FAMILY = Family(
         "min_performance_min": 1.0,
         "min_performance_max": 2.0,
         "budget_factor": 1.0,
+        "time_span": "etalon",
         "price_cap": "uniform",
         "performance_values": "real",
         "price_values": "real",

@@ -89,6 +89,7 @@ def test_round_trip(name: str) -> None:
         ("toporkov2011", {"price_values": "whole"}, "'price_values' must be one of real, integer"),
         ("toporkov2011", {"cap_values": "round"}, "'cap_values' must be one of real"),
         ("toporkov2011", {"performance_values": "int"}, "'performance_values' must be"),
+        ("toporkov2011", {"time_span": "P"}, "'time_span' must be one of etalon"),  # no reading
     ],
 )
 def test_bad_family_or_parameter(family: str, params: dict[str, object], needle: str) -> None:

@@ -151,6 +151,22 @@ def test_toporkov2011_integer_caps_and_performances() -> None:
         assert {j.min_performance for j in inst.jobs} <= {1.0, 2.0}
 
 
+def test_toporkov2011_time_span() -> None:
+    """S = C·t·N with t = V (derived), ceil(V / P) (explicit budget) or the length at P (V = t·P)."""
+    for s in range(5):
+        base = generate("toporkov2011", s, price_cap="min_performance")
+        at_p = generate("toporkov2011", s, price_cap="min_performance", time_span="min_performance")
+        length = generate("toporkov2011", s, price_cap="min_performance", time_span="length")
+        for a, b, c in zip(base.jobs, at_p.jobs, length.jobs, strict=True):
+            assert a.budget is None and a.effective_budget is not None
+            assert b.volume == a.volume and b.max_price == a.max_price
+            t = duration(a.volume, a.min_performance)
+            assert b.budget == int(np.floor(round(a.max_price * t * a.nodes, 6)))
+            assert b.budget <= a.effective_budget
+            assert c.volume == pytest.approx(a.volume * a.min_performance)
+            assert c.budget == int(np.floor(round(a.max_price * a.volume * a.nodes, 6)))
+
+
 def test_css2015_batch() -> None:
     """Seed 003 §5: 24 nodes on [0, 600], 20 jobs, budgets market ±60%, Table 1 criteria."""
     criteria = []

@@ -82,6 +82,8 @@ def test_reproductions_pass_their_readings_not_the_family_defaults() -> None:
         assert reference(name)["params"]["unit_price"] == pytest.approx(644 / (800 * 7), abs=1e-3)
     assert amp_vs_alp.DEFAULT_READING == "min_performance"
     assert "price_cap" in FAMILIES["toporkov2011"].defaults  # passed by amp_vs_alp.measure
+    assert amp_vs_alp.DEFAULT_PARAMS == {"time_span": "min_performance"}
+    assert FAMILIES["toporkov2011"].defaults["time_span"] == "etalon"
 
 
 def test_evenly_spaced_keeps_the_tasks_and_equalises_the_gaps() -> None:

@@ -39,6 +39,14 @@ READINGS = {
     "uniform": "C = 1.7^x, x uniform in [P, 3] (the earlier reading)",
 }
 DEFAULT_READING = "min_performance"
+DEFAULT_PARAMS = {"time_span": "min_performance"}
+"""Further ``toporkov2011`` readings passed (docs/reproductions.md): the request's time span
+t in S = C·t·N is the one a node of the job's minimum performance P needs, ceil(V / P)."""
+SPANS = {
+    "min_performance": "t = ceil(V / P), the span at the job's minimum performance P (used)",
+    "etalon": "t = V, the span on an etalon node p = 1 (the earlier reading)",
+    "length": "t = the drawn length at performance P, so V = t P",
+}
 
 
 def measure(
@@ -73,7 +81,8 @@ def measure(
     unit = float(FAMILIES[ref["family"]].defaults["money_unit"])  # costs in the paper's unit
     kept = 0
     for r in range(runs):
-        inst = generate(ref["family"], instance_seed(seed, r), price_cap=reading, **params)
+        inst = generate(ref["family"], instance_seed(seed, r), price_cap=reading,
+                        **{**DEFAULT_PARAMS, **params})  # fmt: skip
         found = {a: alternatives_by_job(inst, a, cut) for a in ("alp", "amp")}
         if any(not alts for by_job in found.values() for alts in by_job.values()):
             continue
@@ -150,6 +159,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
               and avg["CM", "amp", "time"] < avg["CM", "alp", "time"])  # fmt: skip
     cmp.check(ref["orderings"][2], lambda: avg[tm] > avg["TM", "alp", "alternatives_per_job"])
     cmp.setting("ALP's price cap C (and AMP's S = C t N)", READINGS[DEFAULT_READING])
+    cmp.setting("the request's time span t (AMP's S = C t N)", SPANS["min_performance"])
     cmp.setting("slot prices and C", "real per time unit (2 decimals); Toporkov et al. 2011 §3 "
                 "prints an int cash, measured below")  # fmt: skip
     cmp.setting("combination limits b*, t*", "b* = sum of mean alternative cost, t* = sum of "

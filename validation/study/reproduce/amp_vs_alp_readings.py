@@ -78,7 +78,7 @@ def add_tables(
     ``used``: the used reading on the ``runs`` cycles of the tables; ``main``:
     on the main table's larger sample.
     """
-    from validation.study.reproduce.amp_vs_alp import DEFAULT_READING, measure
+    from validation.study.reproduce.amp_vs_alp import DEFAULT_READING, SPANS, measure
     from validation.study.reproduce.limits import LIMITS
 
     rows = [_paper_row(ref)]
@@ -87,6 +87,13 @@ def add_tables(
         rows.append([label, *_cells(avg, kept)])
     cmp.table("the claims under each reading of the slot price and cap C as numbers (int cash "
               "of Toporkov et al. 2011 §3; C = 1.7^P)", ["prices, C", *HEAD], rows)  # fmt: skip
+    rows = [_paper_row(ref)]
+    for span, label in SPANS.items():
+        avg, kept = used if span == "min_performance" else measure(seed, runs, DEFAULT_READING,
+                                                                  time_span=span)  # fmt: skip
+        rows.append([label, *_cells(avg, kept)])
+    cmp.table("the claims under each reading of the request's time span t in AMP's S = C t N "
+              "(Toporkov et al. 2011 §3; C = 1.7^P)", ["time span t", *HEAD], rows)  # fmt: skip
     rows = [[*_paper_row(ref), "-", "-", "-"]]
     for reading, label in LIMITS.items():
         avg, kept = used if reading == "mean" else measure(seed, runs, DEFAULT_READING,
