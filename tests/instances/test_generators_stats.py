@@ -152,7 +152,7 @@ def test_toporkov2011_integer_caps_and_performances() -> None:
 
 
 def test_toporkov2011_time_span() -> None:
-    """S = C·t·N with t = V (derived), ceil(V / P) (explicit budget) or the length at P (V = t·P)."""
+    """S = C·t·N, t = V (derived), ceil(V / P) (explicit budget) or the length at P (V = t·P)."""
     for s in range(5):
         base = generate("toporkov2011", s, price_cap="min_performance")
         at_p = generate("toporkov2011", s, price_cap="min_performance", time_span="min_performance")
