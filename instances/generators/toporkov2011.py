@@ -24,7 +24,9 @@ Choices where the paper is silent (documented in the README's "Instance families
   price/quality"; the ``amp-vs-alp`` reproduction passes this reading,
   docs/reproductions.md); ``dearest`` 1.25 times that; its budget is
   AMP's S = k·C·V·n of Toporkov et al. 2011 §6 (``budget_factor`` k, default 1: no
-  explicit budget, so docs/concepts.md derives S = floor(C·V·n));
+  explicit budget, so docs/concepts.md derives S = floor(C·V·n)); ``time_span``
+  reads the t of S = k·C·t·n (:data:`TIME_SPANS`; ``amp-vs-alp`` passes
+  ``min_performance``, t = ceil(V / P));
 - numbers: the paper's simulator holds a slot's price per time unit as
   ``int cash`` (Toporkov et al. 2011 §3); ``price_values`` and ``cap_values``
   (``real``, the default, ``integer`` to the nearest or ``truncated``, in

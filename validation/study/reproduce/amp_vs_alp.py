@@ -16,7 +16,11 @@ budget S = C·t·N). The paper ties C to the minimum performance P ("by
 setting the maximum cost C and the minimum performance P the user
 specifies the minimum acceptable price/quality", §6), so the default
 reading is C = 1.7^P, the market price of a node of performance P; the
-sensitivity table repeats the claims under the other readings.
+sensitivity table repeats the claims under the other readings. In S = C·t·N
+the request's t is the span at the job's minimum performance P, ceil(V / P)
+(§3's condition 2°b scales t by P / P(s_j)); the other readings of t, of the
+numbers' types, the combination limits and the average follow
+(:mod:`validation.study.reproduce.amp_vs_alp_readings`).
 """
 
 from __future__ import annotations
