@@ -164,6 +164,10 @@ def _check(p: dict[str, float | int | str]) -> None:
     check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
     check(NAME, "performance_values", p["performance_values"] in PERFORMANCE_VALUES,
           f"must be one of {', '.join(PERFORMANCE_VALUES)}")  # fmt: skip
+    for key in ("performance_min", "performance_max", "min_performance_min",
+                "min_performance_max"):  # fmt: skip
+        whole = p["performance_values"] != "integer" or float(p[key]).is_integer()
+        check(NAME, key, whole, "must be a whole number with performance_values=integer")
     check(NAME, "time_span", p["time_span"] in TIME_SPANS,
           f"must be one of {', '.join(TIME_SPANS)}")  # fmt: skip
     for key in ("price_values", "cap_values"):

@@ -90,6 +90,8 @@ def test_round_trip(name: str) -> None:
         ("toporkov2011", {"cap_values": "round"}, "'cap_values' must be one of real"),
         ("toporkov2011", {"performance_values": "int"}, "'performance_values' must be"),
         ("toporkov2011", {"time_span": "P"}, "'time_span' must be one of etalon"),  # no reading
+        ("toporkov2011", {"performance_values": "integer", "performance_min": 1.5},
+         "'performance_min' must be a whole number"),  # integer draws need whole bounds
     ],
 )
 def test_bad_family_or_parameter(family: str, params: dict[str, object], needle: str) -> None:

@@ -1,11 +1,12 @@
-"""The ``amp-vs-alp`` sensitivity tables on number types, combination limits and averaging.
+"""The ``amp-vs-alp`` sensitivity tables on number types, t, combination limits, averaging.
 
 Toporkov et al. 2011 §3 prints the simulator's ``Slot`` and ``Window``
 classes with ``int cash`` (a slot's usage cost per time unit, a window's
 total cost); §5 gives the slot price as a draw from [0.75p, 1.25p] and the
 performances as ranges, without saying whether they are whole numbers. The
 tables re-measure the claims (same cycles, C = 1.7^P) under those readings,
-under the readings of the combination limits b*, t*
+under the readings of the request's time span t in AMP's S = C·t·N, under
+the readings of the combination limits b*, t*
 (:mod:`validation.study.reproduce.limits`), and with the per-job figures
 averaged over all jobs (the paper's "258079 or an average of 7.39 for a
 job") rather than per cycle.
