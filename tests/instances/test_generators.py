@@ -88,6 +88,12 @@ def test_round_trip(name: str) -> None:
         ("toporkov2012", {"volume": 10**400}, "'volume' must be a finite number"),  # overflow
         ("toporkov2012", {"price_values": "cents"}, "'price_values' must be one of"),  # no such
         ("toporkov2018", {"performance_values": "float"}, "'performance_values' must be one of"),
+        ("toporkov2011", {"price_values": "whole"}, "'price_values' must be one of real, integer"),
+        ("toporkov2011", {"cap_values": "round"}, "'cap_values' must be one of real"),
+        ("toporkov2011", {"performance_values": "int"}, "'performance_values' must be"),
+        ("toporkov2011", {"time_span": "P"}, "'time_span' must be one of etalon"),  # no reading
+        ("toporkov2011", {"performance_values": "integer", "performance_min": 1.5},
+         "'performance_min' must be a whole number"),  # integer draws need whole bounds
     ],
 )
 def test_bad_family_or_parameter(family: str, params: dict[str, object], needle: str) -> None:
@@ -228,6 +234,7 @@ def test_cli_list(capsys) -> None:
         ["generate", "tiny", "--seed", "1", "--nodes"],  # parameter without a value
         ["generate", "toporkov2018", "--seed", "1", "--q-max", "1e309"],  # JSON 1e309 is inf
         ["generate", "toporkov2012", "--seed", "1", "--unit-price", "Infinity"],  # not finite
+        ["generate", "toporkov2011", "--seed", "1", "--price-values", "whole"],  # not a reading
     ],
 )
 def test_cli_bad_usage_exits_2(argv: list[str], capsys) -> None:

@@ -134,6 +134,58 @@ def test_toporkov2011_jobs_and_money_unit() -> None:
                 assert cost(x.price, d) - exact < 1e-3 * exact
 
 
+@pytest.mark.parametrize(
+    ("values", "below", "above"),
+    [
+        ("integer", 0.5, 0.5),  # int cash of the Slot class (seed 000 §3), nearest
+        ("truncated", 0.0, 1.0),  # the same by Java's (int) cast: rounded down
+    ],
+)
+def test_toporkov2011_integer_prices(values: str, below: float, above: float) -> None:
+    """Integer readings give whole paper prices from the real reading's draws.
+
+    With money in 1/100 units a whole paper price is a multiple of 100; the
+    nodes, slot times and jobs are those of the real reading, and each price
+    is the real one (2 decimals) moved by at most ``below`` up / ``above`` down.
+    """
+    for s in range(5):
+        real, inst = generate("toporkov2011", s), generate("toporkov2011", s, price_values=values)
+        assert real.nodes == inst.nodes and real.jobs == inst.jobs
+        for a, b in zip(real.slots, inst.slots, strict=True):
+            assert (a.node, a.start, a.end) == (b.node, b.start, b.end)
+            assert b.price % 100 == 0
+            assert -below - 1e-4 <= (a.price - b.price) / 100 <= above + 1e-4
+
+
+def test_toporkov2011_integer_caps_and_performances() -> None:
+    """cap_values rounds C = 1.7^P to a whole price; performance_values draws whole numbers."""
+    for s in range(5):
+        real = generate("toporkov2011", s, price_cap="min_performance")
+        for cap, whole in (("integer", round), ("truncated", np.floor)):
+            inst = generate("toporkov2011", s, price_cap="min_performance", cap_values=cap)
+            for a, b in zip(real.jobs, inst.jobs, strict=True):
+                assert b.max_price == 100 * whole(100 * 1.7**a.min_performance / 100)
+        inst = generate("toporkov2011", s, performance_values="integer")
+        assert {n.performance for n in inst.nodes} <= {1.0, 2.0, 3.0}
+        assert {j.min_performance for j in inst.jobs} <= {1.0, 2.0}
+
+
+def test_toporkov2011_time_span() -> None:
+    """S = C·t·N, t = V (derived), ceil(V / P) (explicit budget) or the length at P (V = t·P)."""
+    for s in range(5):
+        base = generate("toporkov2011", s, price_cap="min_performance")
+        at_p = generate("toporkov2011", s, price_cap="min_performance", time_span="min_performance")
+        length = generate("toporkov2011", s, price_cap="min_performance", time_span="length")
+        for a, b, c in zip(base.jobs, at_p.jobs, length.jobs, strict=True):
+            assert a.budget is None and a.effective_budget is not None
+            assert b.volume == a.volume and b.max_price == a.max_price
+            t = duration(a.volume, a.min_performance)
+            assert b.budget == int(np.floor(round(a.max_price * t * a.nodes, 6)))
+            assert b.budget <= a.effective_budget
+            assert c.volume == pytest.approx(a.volume * a.min_performance)
+            assert c.budget == int(np.floor(round(a.max_price * a.volume * a.nodes, 6)))
+
+
 def test_css2015_batch() -> None:
     """Seed 003 §5: 24 nodes on [0, 600], 20 jobs, budgets market ±60%, Table 1 criteria."""
     criteria = []

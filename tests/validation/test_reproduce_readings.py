@@ -84,6 +84,8 @@ def test_reproductions_pass_their_readings_not_the_family_defaults() -> None:
         assert reference(name)["params"]["performance_values"] == "integer"
     assert amp_vs_alp.DEFAULT_READING == "min_performance"
     assert "price_cap" in FAMILIES["toporkov2011"].defaults  # passed by amp_vs_alp.measure
+    assert amp_vs_alp.DEFAULT_PARAMS == {"time_span": "min_performance"}
+    assert FAMILIES["toporkov2011"].defaults["time_span"] == "etalon"
 
 
 def test_evenly_spaced_keeps_the_tasks_and_equalises_the_gaps() -> None:
@@ -116,3 +118,41 @@ def test_swap_readings() -> None:
         assert w is not None and check_window(inst, job, w) == []
     with pytest.raises(ValueError, match="unknown reading"):
         swap_window(inst, job, "runtime", "2013")
+
+
+def test_combination_limit_readings() -> None:
+    """``mean`` is the library's default; ``none`` picks the fastest (TM) or cheapest (CM) per job.
+
+    The shared readings pass the other search's default limits, so under its
+    own alternatives' limits a search reproduces ``mean``.
+    """
+    from models import solve_combination
+    from validation.study.reproduce.limits import combine
+
+    inst = generate("toporkov2011", 11, price_cap="min_performance")  # a kept cycle, 4 jobs
+    found = {a: alternatives_by_job(inst, a) for a in ("alp", "amp")}
+    assert all(found["alp"].values()) and all(found["amp"].values())
+    for a in ("alp", "amp"):
+        for problem in (7, 8):
+            mean = combine(found, a, problem, "mean")
+            lib = solve_combination(found[a], problem, "dp", time="runtime")
+            assert (mean.windows, mean.info) == (lib.windows, lib.info)
+            assert combine(found, a, problem, a).windows == mean.windows
+        fastest = sum(min(w.runtime for w in ws) for ws in found[a].values())
+        cheapest = sum(min(w.cost for w in ws) for ws in found[a].values())
+        assert sum(w.runtime for w in combine(found, a, 7, "none").windows) == fastest
+        assert sum(w.cost for w in combine(found, a, 8, "none").windows) == cheapest
+        cpu, used = combine(found, a, 7, "proc_time"), combine(found, a, 7, "mean")
+        assert cpu.info["b_star"] == used.info["b_star"]  # same budget, other time metric
+        assert sum(w.proc_time for w in cpu.windows) <= sum(w.proc_time for w in used.windows)
+    with pytest.raises(ValueError, match="unknown limits reading"):
+        combine(found, "alp", 7, "max")
+
+
+def test_per_job_average_weights_cycles_by_their_jobs() -> None:
+    """Σ totals / Σ jobs differs from the mean of per-cycle ratios: (6 / 2, 2 / 1) → 8/3 vs 2.5."""
+    from validation.study.reproduce.amp_vs_alp import _average
+
+    assert _average([(6.0, 2), (2.0, 1)], "job") == pytest.approx(8 / 3)
+    assert _average([(6.0, 2), (2.0, 1)], "cycle") == pytest.approx(2.5)
+    assert _average([], "job") is None
