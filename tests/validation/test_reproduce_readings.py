@@ -156,3 +156,27 @@ def test_per_job_average_weights_cycles_by_their_jobs() -> None:
     assert _average([(6.0, 2), (2.0, 1)], "job") == pytest.approx(8 / 3)
     assert _average([(6.0, 2), (2.0, 1)], "cycle") == pytest.approx(2.5)
     assert _average([], "job") is None
+
+
+@pytest.mark.parametrize(
+    ("paper", "values", "verdict"),
+    [
+        (10.0, [9.0, 11.0, 10.0, 10.0], "within 2 SE"),  # mean on the paper's value
+        (20.0, [9.0, 11.0, 10.0, 10.0], "beyond 2 SE"),  # 10 away, SE 0.41
+        (33.0, [30.0, 30.0, 30.0], "beyond 2 SE"),  # no spread at all, yet a difference
+        (30.0, [30.0, 30.0], "within 2 SE"),  # no spread, no difference
+        (None, [1.0, 2.0], "-"),  # the paper gives no number
+        (5.0, [1.0], "-"),  # one run: no standard error
+    ],
+)
+def test_sampling_rows_judge_the_paper_by_our_standard_error(
+    paper: float | None, values: list[float], verdict: str
+) -> None:
+    """The sampling table's verdict: is the paper within two standard errors of our mean?"""
+    from validation.study.reproduce.common import sampling_rows
+
+    ((label, pap, m, se, z, got),) = sampling_rows([("x", paper, values)])
+    assert (label, pap, got) == ("x", paper, verdict)
+    assert m == pytest.approx(sum(values) / len(values))
+    if verdict.endswith("SE") and se:
+        assert z == pytest.approx((m - paper) / se)

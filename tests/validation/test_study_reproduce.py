@@ -55,6 +55,8 @@ def test_tiny_run_prints_paper_and_ours(name: str, runs: int, expect: list[str])
     assert {paper for _, _, _, paper, _, _ in cmp.rows if paper is not None} <= stored
     assert cmp.settings and cmp.sensitivity  # open settings and their sensitivity table
     assert "sensitivity:" in text and "open settings" in text
+    if name != "amp-vs-alp":  # amp-vs-alp prints its standard errors in its own sampling table
+        assert "sampling: mean and standard error" in text
 
 
 def _numbers(data: object) -> list[float]:

@@ -34,7 +34,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, citation, mean, paper, reference
+from validation.study.reproduce.common import (
+    SAMPLING_HEAD,
+    Comparison,
+    citation,
+    mean,
+    paper,
+    reference,
+    sampling_rows,
+)
 from validation.study.spec import instance_seed
 
 NAME = "aep-criteria"
@@ -93,6 +101,8 @@ def measure(
         k: {m: mean(v) for m, v in d.items()} for k, d in values.items()
     }
     avg["csa"]["alternatives"] = mean(alternatives)
+    avg["raw"] = {**{(k, m): v for k, d in values.items() for m, v in d.items()},
+                  ("csa", "alternatives"): alternatives}  # fmt: skip
     return avg
 
 
@@ -216,6 +226,12 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                               paper(ref, "csa", "alternatives")]]  # fmt: skip
     rows += [[k, *_claims(v)] for k, v in results.items()]
     cmp.table("the claims under each reading of job length, price and performance", head, rows)
+    raw = avg["raw"]
+    cmp.table(f"sampling: mean and standard error over the {runs} runs of the reading used",
+              SAMPLING_HEAD, sampling_rows(
+                  (f"{a} {m}", paper(ref, a, m), raw[a, m])
+                  for a in (*ALGORITHMS, "csa") for m in (*METRICS, "alternatives")
+                  if (a, m) in raw and paper(ref, a, m) is not None))  # fmt: skip
     rows = [["paper", *(paper(ref, a, m) for a, m in FAST)]]
     rows += [[k, *(v[a][m] for a, m in FAST)] for k, v in results.items()]
     cmp.table("the fast windows under each reading (same runs)",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,36 @@ def paper(ref: dict[str, Any], *keys: str) -> float | None:
 def mean(values: Sequence[float]) -> float | None:
     """Return the mean, or None for no values."""
     return statistics.fmean(values) if values else None
+
+
+def standard_error(values: Sequence[float]) -> float | None:
+    """Return the standard error of the mean (None with fewer than two values)."""
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else None
+
+
+SAMPLING_HEAD = ["quantity", "paper", "ours (mean)", "standard error", "(ours - paper) / SE",
+                 "sampling"]  # fmt: skip
+
+
+def sampling_rows(items: Iterable[tuple[str, float | None, Sequence[float]]]) -> list[list[Any]]:
+    """Return the rows of a sampling table: each mean, its standard error and the paper's distance.
+
+    A difference within two standard errors of our mean is one that our
+    sample size alone can produce (the papers average thousands of runs, so
+    their own sampling error is far smaller); one beyond needs another cause.
+    """
+    rows: list[list[Any]] = []
+    for label, pap, values in items:
+        m, se = mean(values), standard_error(values)
+        if pap is None or m is None or se is None:
+            z, verdict = None, "-"
+        elif se == 0:  # every run gave the same value: no sampling spread to appeal to
+            z, verdict = None, "within 2 SE" if math.isclose(m, pap) else "beyond 2 SE"
+        else:
+            z = (m - pap) / se
+            verdict = "within 2 SE" if abs(z) <= 2 else "beyond 2 SE"
+        rows.append([label, pap, m, se, z, verdict])
+    return rows
 
 
 @dataclass

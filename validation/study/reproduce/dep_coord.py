@@ -39,7 +39,15 @@ import time
 from typing import Any
 
 from validation.study.reproduce import dep_coord_readings as readings
-from validation.study.reproduce.common import Comparison, citation, mean, paper, reference
+from validation.study.reproduce.common import (
+    SAMPLING_HEAD,
+    Comparison,
+    citation,
+    mean,
+    paper,
+    reference,
+    sampling_rows,
+)
 from validation.study.spec import instance_seed
 
 NAME = "dep-coord"
@@ -182,6 +190,7 @@ def measure(seed: int, runs: int, layout: str, *, exact: bool = False,
     agg["first_fit_readings"] = {k: {q: mean(v) if q != "missing" else sum(v)
                                      for q, v in d.items()} for k, d in ff.items()}  # fmt: skip
     agg["definitions"] = {k: {q: mean(v) for q, v in d.items()} for k, d in defs.items()}
+    agg["raw"] = {"near": near, "far": far, "alternatives": alternatives}
     return agg
 
 
@@ -305,6 +314,13 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                          rel_error(d, ref), orderings(d)])  # fmt: skip
     cmp.table("the same windows measured by each reading of 'distance to the nearest / "
               "farthest neighbouring task'", head, rows)  # fmt: skip
+    raw = m["raw"]
+    items = [(f"{a} {q}", paper(ref, a, f"{q}_distance"), raw[q][a])
+             for q in ("near", "far") for a in ALGORITHMS]
+    items.append(("multiple_best alternatives", paper(ref, "multiple_best", "alternatives"),
+                  raw["alternatives"]))  # fmt: skip
+    cmp.table(f"sampling: mean and standard error over the {runs} runs of the layout used",
+              SAMPLING_HEAD, sampling_rows(items))  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp
 

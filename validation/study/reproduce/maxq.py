@@ -28,7 +28,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, citation, mean, paper, reference
+from validation.study.reproduce.common import (
+    SAMPLING_HEAD,
+    Comparison,
+    citation,
+    mean,
+    paper,
+    reference,
+    sampling_rows,
+)
 from validation.study.spec import instance_seed
 
 NAME = "maxq"
@@ -101,6 +109,7 @@ def measure(seed: int, runs: int, reading: dict[str, Any] | None = None, *,
     out["alternative cost"] = mean(cost)
     out["alternative length"] = mean(length)
     out["alternative nodes at its level"] = mean(at_level)
+    out["raw"] = {**q, "alternatives": alternatives}
     return out
 
 
@@ -134,5 +143,12 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     cmp.table("the claims and MultipleBest's alternatives under each reading of the node "
               "performance, the price scale and spread, the load and its layout, and the budget",
               head, rows)  # fmt: skip
+    raw = avg["raw"]
+    cmp.table(f"sampling: mean and standard error over the {runs} runs of the reading used",
+              SAMPLING_HEAD, sampling_rows(
+                  [(f"{a} q", paper(ref, a, "q"), raw[a]) for a in ALGORITHMS
+                   if paper(ref, a, "q") is not None]
+                  + [("multiple_best alternatives", paper(ref, "multiple_best", "alternatives"),
+                      raw["alternatives"])]))  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp
