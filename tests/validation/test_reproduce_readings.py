@@ -180,3 +180,19 @@ def test_sampling_rows_judge_the_paper_by_our_standard_error(
     assert m == pytest.approx(sum(values) / len(values))
     if verdict.endswith("SE") and se:
         assert z == pytest.approx((m - paper) / se)
+
+
+def test_exact_cost_prices_each_task_at_its_exact_length() -> None:
+    """V = 5 on p = 2 at 1.5 per quantum: ceil(2.5) = 3 quanta cost ceil(4.5) = 5; exactly 3.75.
+
+    The second node (p = 1, price 1) runs 5 quanta, 5 either way: window 10, exact 8.75.
+    """
+    from validation.study.reproduce.amp_vs_alp import _exact_cost
+
+    nodes = (Node("a", 2.0, price=1.5), Node("b", 1.0, price=1.0))
+    slots = (Slot("a", 0, 10), Slot("b", 0, 10))
+    inst = Instance(nodes=nodes, slots=slots, jobs=(Job("j", nodes=2, volume=5.0, budget=100),))
+    w = search(inst, inst.jobs[0], "amp")
+    assert w is not None and check_window(inst, inst.jobs[0], w) == []
+    assert w.cost == 10
+    assert _exact_cost(inst, [w]) == pytest.approx(8.75)
