@@ -31,7 +31,6 @@ Open settings, read from the paper's own numbers (``docs/reproductions.md``):
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from validation.study.reproduce.common import (
@@ -106,79 +105,6 @@ def measure(
     return avg
 
 
-def measure_readings(
-    seed: int, runs: int, params: dict[str, float | str]
-) -> dict[tuple[str, str], list[Any]]:
-    """Return the rows of the cut table (CSA) and the minProcTime table, on the same instances."""
-    from instances import generate
-    from validation.study.reproduce.cuts import CUTS, alternatives_by_job
-    from validation.study.reproduce.layout import evenly_spaced
-    from validation.study.reproduce.random_window import READINGS as RANDOM
-    from validation.study.reproduce.random_window import min_proc_time
-    from validation.study.reproduce.swap_budget import READINGS as SWAPS
-    from validation.study.reproduce.swap_budget import swap_window
-
-    ref = reference(NAME)
-    cut: dict[str, dict[str, list[float]]] = {c: {} for c in CUTS}
-    proc: dict[str, dict[str, list[float]]] = {}
-    cut["free"] = {}  # the library's cut, but AMP without the budget S
-    cut["even"] = {}  # the library's cut, the same local tasks at equal gaps
-    for r in range(runs):
-        inst = generate(ref["family"], instance_seed(seed, r), **params)
-        job = inst.jobs[0]
-        other = {
-            "free": dataclasses.replace(inst, jobs=(dataclasses.replace(job, budget=None),)),
-            "even": evenly_spaced(inst),
-        }
-        for c in cut:
-            alts = alternatives_by_job(other[c], "amp") if c in other else (
-                alternatives_by_job(inst, "amp", c))
-            alts = alts[job.id]
-            cut[c].setdefault("alternatives", []).append(len(alts))
-            for m in METRICS:
-                if alts:
-                    cut[c].setdefault(m, []).append(min(w.metric(m) for w in alts))
-        real = generate(ref["family"], instance_seed(seed, r),
-                        **{**params, "performance_values": "real"})  # fmt: skip
-        for reading in RANDOM:
-            for key, on in ((reading, inst), (f"{reading} real", real)):
-                w = min_proc_time(on, on.jobs[0], reading, instance_seed(seed + 1, r))
-                if w is not None:
-                    for m in METRICS:
-                        proc.setdefault(key, {}).setdefault(m, []).append(w.metric(m))
-    swap: dict[str, dict[str, list[float]]] = {}
-    for r in range(runs):
-        inst = generate(ref["family"], instance_seed(seed, r), **params)
-        for reading in SWAPS:
-            for name, metric in (("min_runtime", "runtime"), ("min_finish", "finish")):
-                w = swap_window(inst, inst.jobs[0], metric, reading)
-                if w is not None:
-                    for m in SWAP_COLUMNS:
-                        swap.setdefault(f"{reading} {name}", {}).setdefault(m, []).append(
-                            w.metric(m))
-    rows: dict[tuple[str, str], list[Any]] = {}
-    for k, d in swap.items():
-        reading, name = k.split()
-        rows["swap", k] = [SWAPS[reading], name, *(mean(d.get(m, [])) for m in SWAP_COLUMNS)]
-    for c, d in cut.items():
-        label = CUTS.get(c) or LAYOUTS[c]
-        rows["cut", c] = [label, *(mean(d.get(m, [])) for m in CUT_COLUMNS)]
-    for key, d in proc.items():
-        reading, *real = key.split()
-        label = RANDOM[reading] + ("; real-valued performance" if real else "")
-        rows["proc", key] = [label, *(mean(d.get(m, [])) for m in PROC_COLUMNS)]
-    return rows
-
-
-LAYOUTS = {
-    "free": "cut per node as used, AMP without the budget S",
-    "even": "cut per node as used, each node's local tasks at equal gaps",
-}
-CUT_COLUMNS = ("alternatives", "runtime", "finish", "proc_time", "cost")
-SWAP_COLUMNS = ("start", "runtime", "finish", "proc_time", "cost")
-PROC_COLUMNS = ("start", "runtime", "finish", "proc_time", "cost")
-
-
 def _claims(a: dict[str, dict[str, Any]]) -> list[Any]:
     cost_run = a["min_cost"]
     span = None if cost_run["finish"] is None else cost_run["finish"] - cost_run["start"]
@@ -236,25 +162,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     rows += [[k, *(v[a][m] for a, m in FAST)] for k, v in results.items()]
     cmp.table("the fast windows under each reading (same runs)",
               ["reading", *(f"{a} {m}" for a, m in FAST)], rows)  # fmt: skip
-    extra = measure_readings(seed, runs, READINGS[DEFAULT_READING])
-    rows = [["paper", *(paper(ref, "csa", m) for m in CUT_COLUMNS)]]
-    rows += [v for k, v in extra.items() if k[0] == "cut"]
-    cmp.table("CSA under each reading of the cut, the budget and the load layout",
-              ["cut", "CSA alternatives", *(f"CSA {m}" for m in CUT_COLUMNS[1:])],
-              rows)  # fmt: skip
-    rows = [["paper", name, *(paper(ref, name, m) for m in SWAP_COLUMNS)]
-            for name in ("min_runtime", "min_finish")]
-    rows += [v for k, v in extra.items() if k[0] == "swap"]
-    cmp.table("minRuntime and minFinish under each reading of the swap's budget test",
-              ["swap test", "algorithm", *SWAP_COLUMNS], rows)  # fmt: skip
-    rows = [["paper", *(paper(ref, "min_proc_time", m) for m in PROC_COLUMNS)]]
-    rows += [v for k, v in extra.items() if k[0] == "proc"]
-    cmp.table("minProcTime under each reading of its random window",
-              ["random window", *(f"minProcTime {m}" for m in PROC_COLUMNS)], rows)  # fmt: skip
-    from validation.study.reproduce import busy_share
+    from validation.study.reproduce.aep_criteria_readings import add_tables
 
-    head, rows = busy_share.table(ref, seed, runs, READINGS[DEFAULT_READING])
-    cmp.table("the strategies with a share of the nodes busy at the interval start (each node's "
-              "first local task moved to t = 0)", head, rows)  # fmt: skip
+    add_tables(cmp, ref, seed, runs, READINGS[DEFAULT_READING])
     cmp.notes += ref["notes"]
     return cmp
