@@ -304,6 +304,8 @@ def test_uniform_levels_reading_draws_shares_in_the_family_range() -> None:
         ({"reservation": (400, 80)}, "'reservation' must satisfy"),  # reversed range
         ({"reserved": 1.5}, "'reserved' must be in"),  # more than the whole load
         ({"levels": (0.2, 0.1)}, "'levels' must satisfy"),  # reversed level range
+        ({"width": 0}, "'width' must be >= 1"),  # a reservation on no node
+        ({"width": 7}, "'width' must be >= 1"),  # co-allocated reservations without any reserved
     ],
 )
 def test_load_reading_rejects_bad_values(kwargs: dict, needle: str) -> None:
@@ -320,3 +322,34 @@ def test_redrawing_readings_need_a_redrawing_layout() -> None:
     for reading in ({"reserved": 0.5}, {"uniform_levels": True}):
         with pytest.raises(ValueError, match="need a wide-L or history-L layout"):
             readings.reading_instance(ref["family"], ref["params"], 0, reading)
+
+
+def test_co_allocated_reservations_share_one_span_on_width_nodes() -> None:
+    """``width`` = 3 on six nodes, each 20% loaded over [0, 1000]: half the total load (600)
+    is reservations, each the same span on 3 distinct nodes (so at least 600 / 3 in spans of
+    80–400 each); no node's tasks overlap; the same seed gives the same load. A load that
+    random placement cannot fit (90% of every node in 6-node blocks, 50 draws) is an error."""
+    import itertools
+
+    import numpy as np
+
+    load = readings.LoadReading(reserved=0.5, width=3)
+    nodes = [f"n{k}" for k in range(6)]
+
+    def draw() -> list:
+        return load.co_allocated(np.random.default_rng(5), nodes, (0, 1000), [0.2] * 6)
+
+    busy = draw()
+    assert busy == draw()
+    spans: dict[tuple[int, int], set[str]] = {}
+    for b in busy:
+        if b.end - b.start >= 80:
+            spans.setdefault((b.start, b.end), set()).add(b.node)
+    shared = {span: on for span, on in spans.items() if len(on) == 3}
+    assert sum(3 * (e - s) for s, e in shared) >= 600
+    for node in nodes:
+        own = sorted((b.start, b.end) for b in busy if b.node == node)
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(own))
+    with pytest.raises(ValueError, match="do not fit the load"):
+        readings.LoadReading(reserved=1.0, width=6).co_allocated(
+            np.random.default_rng(0), nodes, (0, 1000), [0.9] * 6, tries=50)

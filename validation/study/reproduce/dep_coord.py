@@ -73,6 +73,8 @@ LOAD_READINGS: dict[str, dict[str, Any]] = {
         "task_length_min": 80, "task_length_max": 400},
     "half the load advance reservations 80-400 long, half local jobs 10-103 (§4.1's two kinds)": {
         "reserved": 0.5},
+    "half the load reservations 80-400 long of 7 nodes each (co-allocated windows), half local "
+    "jobs 10-103": {"reserved": 0.5, "reservation_width": 7},
     "load levels uniform in [0, 30%] instead of hypergeometric (wider spread, same mean)": {
         "uniform_levels": True},
 }
