@@ -85,14 +85,20 @@ def local_tasks(
 ) -> list[Busy]:
     """Return the local tasks of one node: total length ``round(share * L)``, randomly placed.
 
-    Task lengths are uniform integers in ``task_length``; the last one is cut
-    to the remaining load (merged into its predecessor when shorter than the
-    minimum). The free time is split into gaps by uniformly drawn cut points,
-    so tasks may touch (and then form one busy interval).
+    Task lengths are uniform integers in ``task_length`` (:func:`task_lengths`);
+    they are placed by :func:`placed`.
     """
     start, end = horizon
-    length = end - start
-    target = min(round(share * length), length)
+    target = min(round(share * (end - start)), end - start)
+    return placed(rng, node, horizon, task_lengths(rng, target, task_length))
+
+
+def task_lengths(rng: np.random.Generator, target: int, task_length: tuple[int, int]) -> list[int]:
+    """Return uniform integer lengths in ``task_length`` summing to ``target``.
+
+    The last one is cut to the remaining load (merged into its predecessor
+    when shorter than the minimum).
+    """
     lengths: list[int] = []
     total = 0
     while total < target:
@@ -102,7 +108,19 @@ def local_tasks(
         else:
             lengths.append(d)
         total += d
-    free = length - total
+    return lengths
+
+
+def placed(
+    rng: np.random.Generator, node: str, horizon: tuple[int, int], lengths: list[int]
+) -> list[Busy]:
+    """Return tasks of ``lengths`` (in this order) on ``node`` at random gaps in ``horizon``.
+
+    The free time is split into gaps by uniformly drawn cut points, so tasks
+    may touch (and then form one busy interval).
+    """
+    start, end = horizon
+    free = end - start - sum(lengths)
     cuts = np.sort(rng.integers(0, free + 1, size=len(lengths)))
     gaps = np.diff(np.concatenate(([0], cuts)))
     tasks: list[Busy] = []
@@ -119,9 +137,10 @@ def loaded_domain(
     nodes: list[Node],
     horizon: tuple[int, int],
     load: tuple[float, float],
+    task_length: tuple[int, int] = TASK_LENGTH,
 ) -> list[Busy]:
     """Return the local tasks of every node, each node's load level drawn by :func:`load_level`."""
     busy: list[Busy] = []
     for node in nodes:
-        busy.extend(local_tasks(rng, node.id, horizon, load_level(rng, *load)))
+        busy.extend(local_tasks(rng, node.id, horizon, load_level(rng, *load), task_length))
     return busy

@@ -32,6 +32,7 @@ from instances.generators.base import Family, check, check_range
 from instances.generators.environment import (
     PERFORMANCE_VALUES,
     PRICE_VALUES,
+    TASK_LENGTH,
     loaded_domain,
     market_nodes,
 )
@@ -80,7 +81,9 @@ def domain(
         price_values=str(p["price_values"]),
     )
     horizon = (0, int(p["interval"]))
-    busy = loaded_domain(rng, nodes, horizon, (float(p["load_min"]), float(p["load_max"])))
+    lengths = (int(p["task_length_min"]), int(p["task_length_max"]))
+    busy = loaded_domain(rng, nodes, horizon, (float(p["load_min"]), float(p["load_max"])),
+                         lengths)
     return nodes, busy, horizon
 
 
@@ -93,6 +96,7 @@ def check_domain(family: str, p: dict[str, float | int | str]) -> None:
     check(family, "price_deviation", 0 <= p["price_deviation"] < 1 / 3, "must be in [0, 1/3)")
     check(family, "load_min", 0 <= p["load_min"] <= 1, "must be in [0, 1]")
     check(family, "load_max", p["load_min"] <= p["load_max"] <= 1, "must be in [load_min, 1]")
+    check_range(family, "task_length_min", "task_length_max", p, 1)
     check(family, "performance_values", p["performance_values"] in PERFORMANCE_VALUES,
           f"must be one of {', '.join(PERFORMANCE_VALUES)}")  # fmt: skip
     check(family, "price_values", p["price_values"] in PRICE_VALUES,
@@ -110,6 +114,8 @@ DOMAIN_DEFAULTS: dict[str, float | int | str] = {
     "load_max": 0.5,
     "performance_values": "integer",
     "price_values": "real",
+    "task_length_min": TASK_LENGTH[0],
+    "task_length_max": TASK_LENGTH[1],
 }
 
 FAMILY = Family(

@@ -88,6 +88,10 @@ def test_round_trip(name: str) -> None:
         ("toporkov2012", {"volume": 10**400}, "'volume' must be a finite number"),  # overflow
         ("toporkov2012", {"price_values": "cents"}, "'price_values' must be one of"),  # no such
         ("toporkov2018", {"performance_values": "float"}, "'performance_values' must be one of"),
+        ("toporkov2018", {"task_length_min": 0}, "'task_length_min' must be >= 1"),  # empty task
+        ("toporkov2012", {"task_length_min": 90, "task_length_max": 80},
+         "'task_length_max' must be >= task_length_min"),  # reversed range
+        ("toporkov2018", {"task_length_max": 80.5}, "'task_length_max' must be an integer"),
         ("toporkov2011", {"price_values": "whole"}, "'price_values' must be one of real, integer"),
         ("toporkov2011", {"cap_values": "round"}, "'cap_values' must be one of real"),
         ("toporkov2011", {"performance_values": "int"}, "'performance_values' must be"),

@@ -55,6 +55,28 @@ def test_toporkov2012_local_tasks_and_job() -> None:
     assert (job.nodes, job.volume, job.budget) == (5, 150.0, 1500)
 
 
+def test_task_length_parameters() -> None:
+    """``task_length_min/max`` (default 10–103, seed 002 §3.2's minimum 10) bound every local
+    task; the defaults given explicitly draw the byte-identical instance, and 80–400 (seed 004
+    §4.1's window range) gives fewer, longer tasks at the same load."""
+    for family in ("toporkov2012", "toporkov2018"):
+        plain = generate(family, 4)
+        assert generate(family, 4, task_length_min=10, task_length_max=103) == plain
+        assert repr(generate(family, 4, task_length_min=10)) == repr(plain)
+    inst = generate("toporkov2018", 4)
+    long = generate("toporkov2018", 4, task_length_min=80, task_length_max=400)
+    assert all(10 <= b.end - b.start <= 103 + 9 for b in inst.busy)
+    # the last task of a node may absorb a remainder shorter than the minimum; a node whose
+    # whole load is below the minimum has that load as its one task
+    per_node = defaultdict(list)
+    for b in long.busy:
+        per_node[b.node].append(b.end - b.start)
+    assert all(max(d) <= 400 + 79 for d in per_node.values())
+    assert all(min(d) >= 80 for d in per_node.values() if len(d) > 1 or sum(d) >= 80)
+    assert len(long.busy) < len(inst.busy) / 3
+    assert long.name == "toporkov2018 seed=4 task_length_max=400 task_length_min=80"
+
+
 def test_toporkov2012_prices_calibrated() -> None:
     """Prices ∝ performance with a normal deviation; the 5 cheapest tasks cost about 1027.
 

@@ -247,3 +247,109 @@ def test_distinct_performance_levels_price_a_square_window_above_the_market_budg
     assert (w is not None) == found
     if w is not None:
         assert (w.start, w.cost) == (0, 8) and check_window(inst, job, w) == []
+
+
+def test_load_readings_keep_the_reference_instance_and_load_shares() -> None:
+    """The load readings (seed 004 §4.1: "advanced reservations and local jobs") redraw only the
+    tasks: explicit default lengths give the byte-identical history instance; 80–400-long local
+    jobs keep the nodes, q values, job and each node's load share; half reservations put about
+    half of each node's load into tasks of 80–400 (79 more at most: a merged remainder)."""
+    ref = reference("dep-coord")
+    seed = instance_seed(0, 0)
+    hist = readings.reading_instance(ref["family"], ref["params"], seed,
+                                     {"layout": "history-600"})  # fmt: skip
+    same = readings.reading_instance(ref["family"], ref["params"], seed,
+                                     {"layout": "history-600", "task_length_min": 10,
+                                      "task_length_max": 103, "reserved": 0.0})  # fmt: skip
+    assert repr(same) == repr(hist)
+    long = readings.reading_instance(ref["family"], ref["params"], seed,
+                                     {"layout": "history-600", "task_length_min": 80,
+                                      "task_length_max": 400})  # fmt: skip
+    mixed = readings.reading_instance(ref["family"], ref["params"], seed,
+                                      {"layout": "history-600", "reserved": 0.5})  # fmt: skip
+    for other in (long, mixed):
+        assert other.nodes == hist.nodes and other.jobs == hist.jobs
+        assert other.horizon == hist.horizon == (-600, 1200)
+        for node in hist.nodes:
+            assert sum(b.end - b.start for b in other.busy if b.node == node.id) == sum(
+                b.end - b.start for b in hist.busy if b.node == node.id)
+    assert min(b.end - b.start for b in long.busy) >= 80
+    assert len(long.busy) < len(hist.busy) / 3
+    reserved = sum(b.end - b.start for b in mixed.busy if b.end - b.start >= 80)
+    total = sum(b.end - b.start for b in mixed.busy)
+    assert 0.45 < reserved / total < 0.75  # half, plus local jobs that happen to reach 80+
+
+
+def test_uniform_levels_reading_draws_shares_in_the_family_range() -> None:
+    """``uniform_levels``: each node's load share uniform in [load_min, load_max] = [0, 0.3]
+    (seed 004 §4.1's "up to 30%"), spread wider than the hypergeometric levels."""
+    import numpy as np
+
+    ref = reference("dep-coord")
+    seed = instance_seed(0, 0)
+    shares = {}
+    for reading in ({}, {"uniform_levels": True}):
+        inst = readings.reading_instance(ref["family"], ref["params"], seed,
+                                         {"layout": "history-1200", **reading})  # fmt: skip
+        shares[bool(reading)] = np.array([sum(b.end - b.start for b in inst.busy
+                                              if b.node == n.id) / 2400 for n in inst.nodes])
+    assert shares[True].min() >= 0 and shares[True].max() <= 0.3 + 1e-3
+    assert shares[True].std() > 1.5 * shares[False].std()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "needle"),
+    [
+        ({"local": (0, 10)}, "'local' must satisfy"),  # zero-length local jobs
+        ({"reservation": (400, 80)}, "'reservation' must satisfy"),  # reversed range
+        ({"reserved": 1.5}, "'reserved' must be in"),  # more than the whole load
+        ({"levels": (0.2, 0.1)}, "'levels' must satisfy"),  # reversed level range
+        ({"width": 0}, "'width' must be >= 1"),  # a reservation on no node
+        ({"width": 7}, "'width' must be >= 1"),  # co-allocated reservations without any reserved
+    ],
+)
+def test_load_reading_rejects_bad_values(kwargs: dict, needle: str) -> None:
+    """A bad :class:`LoadReading` raises a one-line ValueError naming the field."""
+    with pytest.raises(ValueError, match=needle) as err:
+        readings.LoadReading(**kwargs)
+    assert "\n" not in str(err.value)
+
+
+def test_redrawing_readings_need_a_redrawing_layout() -> None:
+    """``reserved`` and ``uniform_levels`` redraw the load, which only wide-L / history-L do;
+    on the generated layout they are an error, not a silent no-op."""
+    ref = reference("dep-coord")
+    for reading in ({"reserved": 0.5}, {"uniform_levels": True}):
+        with pytest.raises(ValueError, match="need a wide-L or history-L layout"):
+            readings.reading_instance(ref["family"], ref["params"], 0, reading)
+
+
+def test_co_allocated_reservations_share_one_span_on_width_nodes() -> None:
+    """``width`` = 3 on six nodes, each 20% loaded over [0, 1000]: half the total load (600)
+    is reservations, each the same span on 3 distinct nodes (so at least 600 / 3 in spans of
+    80–400 each); no node's tasks overlap; the same seed gives the same load. A load that
+    random placement cannot fit (90% of every node in 6-node blocks, 50 draws) is an error."""
+    import itertools
+
+    import numpy as np
+
+    load = readings.LoadReading(reserved=0.5, width=3)
+    nodes = [f"n{k}" for k in range(6)]
+
+    def draw() -> list:
+        return load.co_allocated(np.random.default_rng(5), nodes, (0, 1000), [0.2] * 6)
+
+    busy = draw()
+    assert busy == draw()
+    spans: dict[tuple[int, int], set[str]] = {}
+    for b in busy:
+        if b.end - b.start >= 80:
+            spans.setdefault((b.start, b.end), set()).add(b.node)
+    shared = {span: on for span, on in spans.items() if len(on) == 3}
+    assert sum(3 * (e - s) for s, e in shared) >= 600
+    for node in nodes:
+        own = sorted((b.start, b.end) for b in busy if b.node == node)
+        assert all(a[1] <= b[0] for a, b in itertools.pairwise(own))
+    with pytest.raises(ValueError, match="do not fit the load"):
+        readings.LoadReading(reserved=1.0, width=6).co_allocated(
+            np.random.default_rng(0), nodes, (0, 1000), [0.9] * 6, tries=50)

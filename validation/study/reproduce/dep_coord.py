@@ -26,7 +26,9 @@ count as neighbouring tasks; which window FirstFit returns (and so which
 alternatives MultipleBest sees); and how the distances are aggregated. A
 fourth measures the readings of the domain of §4.1 (:data:`DOMAINS`: node
 performance integer or uniform real, no price deviation or a wider one,
-the earlier price scale, no budget, a 30% load on every node) on the
+the earlier price scale, no budget, a 30% load on every node, and
+:data:`LOAD_READINGS`: local jobs longer than Toporkov et al. 2012's, half
+the load as advance reservations, load levels spread uniformly) on the
 layout used, and real-valued performance on two more layouts.
 """
 
@@ -64,6 +66,21 @@ FIRST_FIT = {"earliest start, n cheapest (used)": (False, False),
 READING_LAYOUTS = ("gaps", "busy-start", "history-1200")
 USED_LAYOUT = "history-1200"
 """The load layout the paper's distances imply (docs/reproductions.md, ``dep-coord``)."""
+LOAD_READINGS: dict[str, dict[str, Any]] = {
+    "local jobs 20-206 long (Toporkov et al. 2012's 10-103 scaled by 1200 / 600)": {
+        "task_length_min": 20, "task_length_max": 206},
+    "local jobs 80-400 long (the job's window range, §4.1)": {
+        "task_length_min": 80, "task_length_max": 400},
+    "half the load advance reservations 80-400 long, half local jobs 10-103 (§4.1's two kinds)": {
+        "reserved": 0.5},
+    "half the load reservations 80-400 long of 7 nodes each (co-allocated windows), half local "
+    "jobs 10-103": {"reserved": 0.5, "reservation_width": 7},
+    "load levels uniform in [0, 30%] instead of hypergeometric (wider spread, same mean)": {
+        "uniform_levels": True},
+}
+"""Readings of "the initial resource load with advanced reservations and local jobs" (Toporkov
+& Yemelyanov 2018 §4.1), which gives no task length: how each node's load is cut into tasks,
+and the spread of the load levels; shared with ``maxq``."""
 DOMAINS: dict[str, dict[str, Any]] = {
     "integer performance, c = 0.115, sigma = 0.15": {},
     "performance uniform real in [2, 10] (the §4.1 wording)": {"performance_values": "real"},
@@ -72,9 +89,12 @@ DOMAINS: dict[str, dict[str, Any]] = {
     "c = 0.08 (earlier price scale)": {"unit_price": 0.08},
     "no budget S (bound)": {"budget": None},
     "30% load on every node ('up to 30% ... for each node' as each level)": {"load_min": 0.3},
+    **LOAD_READINGS,
 }
 """Readings of the domain of Toporkov & Yemelyanov 2018 §4.1 (node performance, price, budget,
-load level): family parameters overriding the reference's, or ``budget=None``."""
+load level, how the load is cut into tasks): family parameters overriding the reference's,
+``budget=None``, or a load reading of
+:func:`~validation.study.reproduce.dep_coord_readings.reading_instance`."""
 USED_DOMAIN, REAL_DOMAIN = list(DOMAINS)[:2]
 ORDER_NEAR = ("dep", "dep_lite", "multiple_best", "first_fit", "coord_lite", "coord")
 ORDER_FAR = ("coord", "coord_lite", "multiple_best", "first_fit", "dep_lite", "dep")
@@ -303,8 +323,9 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                      res["start"]["first_fit"], res["alternatives"], rel_error(ours, ref),
                      orderings(ours)])  # fmt: skip
     cmp.table("distances under each reading of the domain of §4.1: node performance integer "
-              "or uniform real, the price's spread and scale, the budget, the load level "
-              "(edges count)", head, rows)  # fmt: skip
+              "or uniform real, the price's spread and scale, the budget, the load level, how "
+              "the load is cut into local jobs and advance reservations (edges count)",
+              head, rows)  # fmt: skip
     head = ["layout / distance definition", *head_twelve(short, cols), "mean rel. error",
             "orderings near/far"]  # fmt: skip
     rows = []

@@ -17,10 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from instances.generators.environment import local_tasks
+from instances import Busy
+from instances.generators.environment import TASK_LENGTH, local_tasks, placed, task_lengths
 
 
-def widened(inst: Any, margin: int, seed: int, *, after: bool = True) -> Any:
+def widened(inst: Any, margin: int, seed: int, *, after: bool = True,
+            load: LoadReading | None = None) -> Any:  # fmt: skip
     """Return ``inst`` whose local schedules run ``margin`` before (and, if ``after``, beyond) it.
 
     Each node keeps its load share (busy time / interval length) and its
@@ -29,18 +31,104 @@ def widened(inst: Any, margin: int, seed: int, *, after: bool = True) -> Any:
     distances are measured to the slots' own edges, i.e. to local tasks
     outside the interval. ``after=False`` is the *history* reading: the
     nodes ran local tasks before the interval starts, and the schedule is
-    known up to the interval's end, which stays an edge.
+    known up to the interval's end, which stays an edge. ``load`` says how
+    the redrawn load is cut into tasks (:class:`LoadReading`; the family's
+    local tasks by default).
     """
     lo, hi = inst.horizon
     span = (lo - margin, hi + margin if after else hi)
-    load = {n.id: 0 for n in inst.nodes}
+    share = {n.id: 0 for n in inst.nodes}
     for b in inst.busy:
-        load[b.node] += b.end - b.start
+        share[b.node] += b.end - b.start
     rng = np.random.default_rng((seed, margin) if after else (seed, margin, 0))
-    busy = [t for n in inst.nodes for t in local_tasks(rng, n.id, span, load[n.id] / (hi - lo))]
+    load = load or LoadReading()
+    if load.levels is not None:
+        draw = np.random.default_rng((seed, margin, 1)).uniform(*load.levels, size=len(inst.nodes))
+        share = {n.id: float(v) * (hi - lo) for n, v in zip(inst.nodes, draw, strict=True)}
+    if load.width > 1:
+        busy = load.co_allocated(rng, [n.id for n in inst.nodes], span,
+                                 [share[n.id] / (hi - lo) for n in inst.nodes])  # fmt: skip
+    else:
+        busy = [t for n in inst.nodes
+                for t in load.tasks(rng, n.id, span, share[n.id] / (hi - lo))]  # fmt: skip
     jobs = tuple(dataclasses.replace(j, release=lo, deadline=hi) for j in inst.jobs)
     return type(inst)(nodes=inst.nodes, jobs=jobs, name=inst.name, horizon=span,
                       geometry=inst.geometry, busy=tuple(busy))  # fmt: skip
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadReading:
+    """How a node's initial load is cut into tasks (Toporkov & Yemelyanov 2018 §4.1: "the
+    initial resource load with advanced reservations and local jobs").
+
+    ``local`` is the local jobs' length range; a share ``reserved`` of each
+    node's load is instead advance reservations of lengths in
+    ``reservation`` (by default the job's own window range, 80–400). The
+    two kinds are drawn separately and placed in a random order by the
+    family's process. With ``width`` > 1 each reservation is a co-allocated
+    window of a parallel job: the same span on ``width`` random nodes
+    (:meth:`co_allocated`). ``levels`` (lo, hi), if given, replaces each
+    node's hypergeometric load share by a uniform one in [lo, hi] (a wider
+    spread of the levels, same mean).
+    """
+
+    local: tuple[int, int] = TASK_LENGTH
+    reserved: float = 0.0
+    reservation: tuple[int, int] = (80, 400)
+    levels: tuple[float, float] | None = None
+    width: int = 1
+
+    def __post_init__(self) -> None:
+        for name in ("local", "reservation"):
+            lo, hi = getattr(self, name)
+            if not 1 <= lo <= hi:
+                raise ValueError(f"load reading: '{name}' must satisfy 1 <= min <= max")
+        if not 0 <= self.reserved <= 1:
+            raise ValueError("load reading: 'reserved' must be in [0, 1]")
+        if self.width < 1 or (self.width > 1 and self.reserved == 0):
+            raise ValueError("load reading: 'width' must be >= 1 (> 1 only with 'reserved' > 0)")
+        if self.levels is not None and not 0 <= self.levels[0] <= self.levels[1] <= 1:
+            raise ValueError("load reading: 'levels' must satisfy 0 <= lo <= hi <= 1")
+
+    def tasks(self, rng: np.random.Generator, node: str, span: tuple[int, int],
+              share: float) -> list[Any]:  # fmt: skip
+        """Return the node's tasks on ``span`` for load ``share``."""
+        if self.reserved == 0:
+            return local_tasks(rng, node, span, share, self.local)
+        length = span[1] - span[0]
+        target = min(round(share * length), length)
+        kept = round(self.reserved * target)
+        lengths = task_lengths(rng, kept, self.reservation)
+        lengths += task_lengths(rng, target - kept, self.local)
+        order = rng.permutation(len(lengths))
+        return placed(rng, node, span, [lengths[i] for i in order])
+
+    def co_allocated(self, rng: np.random.Generator, nodes: list[str], span: tuple[int, int],
+                     shares: list[float], tries: int = 200_000) -> list[Any]:  # fmt: skip
+        """Return local jobs (a share 1 - ``reserved`` of each node's load) and reservations of
+        ``width`` nodes each, until they hold a share ``reserved`` of the total load.
+
+        A reservation draws its length in ``reservation``, a start in ``span``
+        and ``width`` distinct nodes, and is kept when all of them are free
+        then (so per-node loads hold on average only); ValueError if the
+        load does not fit in ``tries`` draws.
+        """
+        busy = {n: local_tasks(rng, n, span, (1 - self.reserved) * sh, self.local)
+                for n, sh in zip(nodes, shares, strict=True)}  # fmt: skip
+        target = self.reserved * sum(shares) * (span[1] - span[0])
+        held = 0
+        for _ in range(tries):
+            if held >= target:
+                return sorted((b for own in busy.values() for b in own),
+                              key=lambda b: (b.node, b.start))  # fmt: skip
+            d = int(rng.integers(self.reservation[0], self.reservation[1] + 1))
+            t = int(rng.integers(span[0], span[1] - d + 1))
+            pick = [nodes[i] for i in rng.choice(len(nodes), size=self.width, replace=False)]
+            if all(b.end <= t or b.start >= t + d for n in pick for b in busy[n]):
+                for n in pick:
+                    busy[n].append(Busy(n, t, t + d))
+                held += self.width * d
+        raise ValueError(f"load reading: reservations of {self.width} nodes do not fit the load")
 
 
 def busy_at_start(inst: Any, share: float = 1.0, seed: int = 0) -> Any:
@@ -65,14 +153,14 @@ def busy_at_start(inst: Any, share: float = 1.0, seed: int = 0) -> Any:
                       geometry=inst.geometry, busy=tuple(moved))  # fmt: skip
 
 
-def layout_instance(inst: Any, layout: str, seed: int) -> Any:
+def layout_instance(inst: Any, layout: str, seed: int, load: LoadReading | None = None) -> Any:
     """Return ``inst`` under load layout ``layout``: ``gaps`` (as generated), ``busy-start``,
-    ``wide-L`` or ``history-L``."""
+    ``wide-L`` or ``history-L`` (these two redraw the load as ``load`` says)."""
     if layout == "busy-start":
         return busy_at_start(inst)
     if layout.startswith(("wide-", "history-")):
         kind, margin = layout.split("-")
-        return widened(inst, int(margin), seed, after=kind == "wide")
+        return widened(inst, int(margin), seed, after=kind == "wide", load=load)
     if layout != "gaps":
         raise ValueError(f"unknown load layout '{layout}'")
     return inst
@@ -83,16 +171,39 @@ def reading_instance(family: str, params: dict[str, Any], seed: int,
     """Return the instance of ``seed`` under ``reading``.
 
     ``reading`` holds family parameters that override ``params`` (e.g.
-    ``performance_values="real"``, ``price_deviation=0``), optionally
-    ``layout`` (a :func:`layout_instance` name; ``gaps``, the generated
-    layout, by default) and ``budget=None`` (the job without its budget S).
+    ``performance_values="real"``, ``price_deviation=0``,
+    ``task_length_min=80``), optionally ``layout`` (a :func:`layout_instance`
+    name; ``gaps``, the generated layout, by default), ``reserved`` (the
+    share of each node's load drawn as advance reservations,
+    :class:`LoadReading`), ``uniform_levels=True`` (each node's load share
+    uniform in [load_min, load_max] instead of hypergeometric),
+    ``reservation_width`` (nodes per reservation; all three only
+    with a ``wide-``/``history-`` layout, which redraws the load) and
+    ``budget=None`` (the job without its budget S). Under such a layout
+    the ``task_length_*`` parameters apply to the redrawn load only, so the
+    nodes, q values and load shares stay those of the reference.
     """
     from instances import generate
+    from instances.generators.registry import FAMILIES
 
     reading = dict(reading or {})
     layout = reading.pop("layout", "gaps")
+    reserved = float(reading.pop("reserved", 0.0))
+    uniform = reading.pop("uniform_levels", False)
+    width = int(reading.pop("reservation_width", 1))
+    if (reserved or uniform) and not layout.startswith(("wide-", "history-")):
+        raise ValueError("readings 'reserved', 'uniform_levels' need a wide-L or history-L layout")
     no_budget = "budget" in reading and reading.pop("budget") is None
-    inst = layout_instance(generate(family, seed, **{**params, **reading}), layout, seed)
+    merged = {**params, **reading}
+    full = FAMILIES[family].check_params(merged)
+    lengths = (int(full["task_length_min"]), int(full["task_length_max"]))
+    if layout.startswith(("wide-", "history-")):
+        # the layout redraws the tasks: keep the generated nodes, q and load shares the same
+        merged = {k: v for k, v in merged.items() if not k.startswith("task_length_")}
+    levels = (float(full["load_min"]), float(full["load_max"])) if uniform else None
+    inst = layout_instance(generate(family, seed, **merged), layout, seed,
+                           LoadReading(local=lengths, reserved=reserved, levels=levels,
+                                       width=width))
     if no_budget:
         inst = dataclasses.replace(inst, jobs=tuple(dataclasses.replace(j, budget=None)
                                                     for j in inst.jobs))  # fmt: skip

@@ -37,6 +37,7 @@ from validation.study.reproduce.common import (
     reference,
     sampling_rows,
 )
+from validation.study.reproduce.dep_coord import LOAD_READINGS
 from validation.study.spec import instance_seed
 
 NAME = "maxq"
@@ -64,9 +65,11 @@ READINGS: dict[str, dict[str, Any]] = {
     "30% load on every node ('up to 30% ... for each node' as each level)": {
         "load_min": 0.3, "layout": "history-1200"},
     "no budget S (bound)": {"budget": None, "layout": "history-1200"},
+    **{k: {**v, "layout": "history-1200"} for k, v in LOAD_READINGS.items()},
 }
 """Readings of the open settings: family parameters (node performance integer or real, price
-scale and spread, load level), a ``dep-coord`` load layout, or no budget
+scale and spread, load level, local task lengths), a ``dep-coord`` load layout or load reading
+(``dep_coord.LOAD_READINGS``), or no budget
 (:func:`~validation.study.reproduce.dep_coord_readings.reading_instance`)."""
 
 
@@ -141,7 +144,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
             "alternative nodes at its level")
     rows += [[k, *(v[a] for a in cols)] for k, v in results.items()]
     cmp.table("the claims and MultipleBest's alternatives under each reading of the node "
-              "performance, the price scale and spread, the load and its layout, and the budget",
+              "performance, the price scale and spread, the load, its layout and how it is cut "
+              "into local jobs and advance reservations, and the budget",
               head, rows)  # fmt: skip
     raw = avg["raw"]
     cmp.table(f"sampling: mean and standard error over the {runs} runs of the reading used",
