@@ -86,3 +86,19 @@ def test_figure_and_citation_files() -> None:
     for needle in ("Metascheduling and heuristic co-allocation", "Parallel Workloads Archive",
                    "IBM SP2 with backfilling", "Klusáček"):  # fmt: skip
         assert needle in cff
+
+
+def test_family_table_lists_every_default() -> None:
+    """docs/families.md's family table gives each family's defaults exactly as the registry has them."""
+    from instances import FAMILIES
+
+    rows = {}
+    for line in (DOCS / "families.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and re.fullmatch(r"`\w+`", cells[0]) and "=" in cells[2]:
+            rows.setdefault(cells[0].strip("`"), cells[2].strip("`"))
+    paper_families = [n for n in FAMILIES if n in rows]
+    assert len(paper_families) >= 6
+    for name in paper_families:
+        expected = " ".join(f"{k}={v}" for k, v in FAMILIES[name].defaults.items())
+        assert rows[name] == expected, name
