@@ -89,7 +89,7 @@ def test_figure_and_citation_files() -> None:
 
 
 def test_family_table_lists_every_default() -> None:
-    """docs/families.md's family table gives each family's defaults exactly as the registry has them."""
+    """docs/families.md's family table gives each family's defaults as the registry has them."""
     from instances import FAMILIES
 
     rows = {}
