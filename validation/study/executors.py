@@ -96,16 +96,25 @@ def _exit_with_parent() -> None:
 
 @contextmanager
 def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread while workers are spawned (they inherit the mask, so a
-    Ctrl-C during their start-up cannot print a traceback); it is delivered afterwards."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    """Hold Ctrl-C back while workers are spawned; it is delivered afterwards.
+
+    SIGINT is blocked in this thread (the workers inherit the mask, so a Ctrl-C during
+    their start-up cannot print a traceback), and Python's handler is deferred too: the
+    signal may reach another thread of the pool, and a KeyboardInterrupt raised in the
+    middle of a spawn would leave a worker reading half its start-up data (it then prints
+    ``EOFError: Ran out of input``), outside the pool's list of workers to kill.
+    """
+    from validation.study.store import sigint_deferred
+
+    with sigint_deferred():
+        if not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 class WorkerStartError(RuntimeError):

@@ -252,7 +252,7 @@ class Store:
         names = [n for n, _ in COLUMNS]
         sql = f"INSERT INTO rows ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
         values = [[study if n == "study" else _cell(n, r[n]) for n in names] for r in result.rows]
-        with _sigint_deferred():
+        with sigint_deferred():
             try:
                 self.db.execute("BEGIN IMMEDIATE")
                 self.db.executemany(sql, values)
@@ -382,7 +382,7 @@ def _guard(path: str) -> Iterator[None]:
 
 
 @contextmanager
-def _sigint_deferred() -> Iterator[None]:
+def sigint_deferred() -> Iterator[None]:
     """Hold Ctrl-C (SIGINT) back while the block runs; deliver it afterwards."""
     if threading.current_thread() is not threading.main_thread():
         yield
