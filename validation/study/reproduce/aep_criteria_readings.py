@@ -22,7 +22,7 @@ from validation.study.spec import instance_seed
 def measure_readings(
     seed: int, runs: int, params: dict[str, float | str]
 ) -> dict[tuple[str, str], list[Any]]:
-    """Return the rows of the cut table (CSA) and the minProcTime table, on the same instances."""
+    """Return the rows of the cut (CSA), swap and minProcTime tables, on the same instances."""
     from instances import generate
     from validation.study.reproduce.cuts import CUTS, alternatives_by_job
     from validation.study.reproduce.layout import evenly_spaced
@@ -34,6 +34,7 @@ def measure_readings(
     ref = reference(NAME)
     cut: dict[str, dict[str, list[float]]] = {c: {} for c in CUTS}
     proc: dict[str, dict[str, list[float]]] = {}
+    swap: dict[str, dict[str, list[float]]] = {}
     cut["free"] = {}  # the library's cut, but AMP without the budget S
     cut["even"] = {}  # the library's cut, the same local tasks at equal gaps
     for r in range(runs):
@@ -59,9 +60,6 @@ def measure_readings(
                 if w is not None:
                     for m in METRICS:
                         proc.setdefault(key, {}).setdefault(m, []).append(w.metric(m))
-    swap: dict[str, dict[str, list[float]]] = {}
-    for r in range(runs):
-        inst = generate(ref["family"], instance_seed(seed, r), **params)
         for reading in SWAPS:
             for name, metric in (("min_runtime", "runtime"), ("min_finish", "finish")):
                 w = swap_window(inst, inst.jobs[0], metric, reading)

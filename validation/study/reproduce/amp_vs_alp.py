@@ -25,11 +25,16 @@ numbers' types, the combination limits and the average follow
 
 from __future__ import annotations
 
-import math
-import statistics
 from typing import Any
 
-from validation.study.reproduce.common import Comparison, citation, mean, paper, reference
+from validation.study.reproduce.common import (
+    Comparison,
+    citation,
+    mean,
+    paper,
+    reference,
+    standard_error,
+)
 from validation.study.spec import instance_seed
 
 NAME = "amp-vs-alp"
@@ -139,8 +144,7 @@ def _average(totals: list[tuple[float, int]], per: str) -> float | None:
 
 def _error(totals: list[tuple[float, int]]) -> float | None:
     """Standard error of the mean of total / jobs per cycle (None below two cycles)."""
-    ratios = [t / n for t, n in totals]
-    return statistics.stdev(ratios) / math.sqrt(len(ratios)) if len(ratios) > 1 else None
+    return standard_error([t / n for t, n in totals])
 
 
 def _ratio(avg: dict[tuple[str, str, str], Any]) -> float | None:

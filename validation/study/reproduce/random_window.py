@@ -58,9 +58,14 @@ def _reject(run: Run, sw: Sweep) -> list[int] | None:
     return chosen if fits else None
 
 
-def _resample(run: Run, sw: Sweep) -> list[int] | None:
+def _cheapest_fit(run: Run, sw: Sweep) -> bool:
+    """Whether the step's n cheapest alive slots fit S (else no window at this step fits)."""
     cap = run.feed.budget
-    if cap is not None and sum(k // sw.K for k in sw.keys[: run.feed.n]) > cap:
+    return cap is None or sum(k // sw.K for k in sw.keys[: run.feed.n]) <= cap
+
+
+def _resample(run: Run, sw: Sweep) -> list[int] | None:
+    if not _cheapest_fit(run, sw):
         return None
     for _ in range(RESAMPLE_TRIES):
         chosen, fits = _draw(run, sw)
@@ -70,10 +75,9 @@ def _resample(run: Run, sw: Sweep) -> list[int] | None:
 
 
 def _cheapest(run: Run, sw: Sweep) -> list[int] | None:
-    keys, n, cap = sw.keys, run.feed.n, run.feed.budget
-    if cap is not None and sum(k // sw.K for k in keys[:n]) > cap:
+    if not _cheapest_fit(run, sw):
         return None
-    return [k % sw.K for k in keys[:n]]
+    return [k % sw.K for k in sw.keys[: run.feed.n]]
 
 
 def min_proc_time(instance: Instance, job: Job, reading: str, seed: int) -> Window | None:
