@@ -22,7 +22,8 @@ Choices where the paper is silent (documented in the README's "Instance families
   ``money_unit * 1.7^P``, the market price of a node of performance P
   (Toporkov et al. 2011 §6 ties C to P: together they set "the minimum acceptable
   price/quality"; the ``amp-vs-alp`` reproduction passes this reading,
-  docs/reproductions.md); ``dearest`` 1.25 times that; its budget is
+  docs/reproductions.md); ``dearest`` 1.25 times that; ``cap_factor``
+  (default 1) scales C under every reading; its budget is
   AMP's S = k·C·V·n of Toporkov et al. 2011 §6 (``budget_factor`` k, default 1: no
   explicit budget, so docs/concepts.md derives S = floor(C·V·n)); ``time_span``
   reads the t of S = k·C·t·n (:data:`TIME_SPANS`; ``amp-vs-alp`` passes
@@ -106,7 +107,7 @@ def _job(rng: np.random.Generator, k: int, p: dict[str, float | int | str]) -> J
     if reading != "uniform":
         level = min_perf  # the price of a node of the job's minimum performance P
     dear = 1 + float(p["price_spread"]) if reading == "dearest" else 1.0
-    cap = dear * float(p["price_base"]) ** level
+    cap = dear * float(p["cap_factor"]) * float(p["price_base"]) ** level
     max_price = _whole(cap, str(p["cap_values"]), float(p["money_unit"]))
     factor = float(p["budget_factor"])
     span, reading = volume, str(p["time_span"])
@@ -161,6 +162,7 @@ def _check(p: dict[str, float | int | str]) -> None:
     check(NAME, "price_spread", 0 <= p["price_spread"] < 1, "must be in [0, 1)")
     check(NAME, "money_unit", p["money_unit"] > 0, "must be > 0")
     check(NAME, "budget_factor", p["budget_factor"] > 0, "must be > 0")
+    check(NAME, "cap_factor", p["cap_factor"] > 0, "must be > 0")
     check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
     check(NAME, "performance_values", p["performance_values"] in PERFORMANCE_VALUES,
           f"must be one of {', '.join(PERFORMANCE_VALUES)}")  # fmt: skip
@@ -202,6 +204,7 @@ FAMILY = Family(
         "budget_factor": 1.0,
         "time_span": "etalon",
         "price_cap": "uniform",
+        "cap_factor": 1.0,
         "performance_values": "real",
         "price_values": "real",
         "cap_values": "real",

@@ -12,9 +12,11 @@ performances (as in Toporkov et al. 2012; Toporkov et al. 2015); load levels in 
 (hypergeometric, mean 15%); price per quantum ``0.08 · p · (1 + e)``,
 ``e ~ N(0, 0.15)``, so a 7-node window on one performance level costs about
 448 and S = 644 binds only on mixed-performance windows; q rounded to 2
-decimals; criterion ``max_q`` (Toporkov & Yemelyanov 2018 §4.2). The ``maxq`` and ``dep-coord``
-reproductions read the price scale from the budget instead,
-``unit_price = S / (V · n) = 0.115`` (``docs/reproductions.md``).
+decimals, or with ``q_values=integer`` a whole number 0..q_max (the same uniform
+draw, cut into q_max + 1 equal parts, so each node's integer q coarsens its real
+one; the ``maxq`` reproduction passes it); criterion ``max_q`` (Toporkov & Yemelyanov
+2018 §4.2). The ``maxq`` and ``dep-coord`` reproductions read the price scale from the
+budget instead, ``unit_price = S / (V · n) = 0.115`` (``docs/reproductions.md``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from instances.instance import Instance
 from instances.job import Job
 
 NAME = "toporkov2018"
+Q_VALUES = ("real", "integer")
+"""Readings of "an independent value q_i in [0; 10]" (Toporkov & Yemelyanov 2018 §4.1)."""
 
 
 def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instance:
@@ -41,10 +45,16 @@ def build(rng: np.random.Generator, name: str, **p: float | int | str) -> Instan
     check(NAME, "min_performance", p["min_performance"] >= 0, "must be >= 0")
     check(NAME, "budget", p["budget"] >= 0, "must be >= 0")
     check(NAME, "q_max", p["q_max"] >= 0, "must be >= 0")
+    check(NAME, "q_values", p["q_values"] in Q_VALUES, f"must be one of {', '.join(Q_VALUES)}")
+    check(NAME, "q_max", p["q_values"] != "integer" or float(p["q_max"]).is_integer(),
+          "must be a whole number with q_values=integer")  # fmt: skip
     check(NAME, "criterion", p["criterion"] in CRITERIA, f"must be one of {', '.join(CRITERIA)}")
     check(NAME, "geometry", p["geometry"] in GEOMETRIES, f"must be one of {', '.join(GEOMETRIES)}")
     nodes, busy, horizon = domain(rng, p)
-    q = rng.uniform(0.0, float(p["q_max"]), size=len(nodes))
+    q_max = float(p["q_max"])
+    q = rng.uniform(0.0, q_max, size=len(nodes))
+    if p["q_values"] == "integer":
+        q = np.minimum(np.floor(q * (q_max + 1) / q_max), q_max) if q_max else q
     nodes = [dataclasses.replace(n, q=round(float(v), 2)) for n, v in zip(nodes, q, strict=True)]
     job = Job(
         id="job1",
@@ -81,6 +91,7 @@ FAMILY = Family(
         "min_performance": 1.0,
         "budget": 644,
         "q_max": 10.0,
+        "q_values": "real",
         "criterion": "max_q",
         "geometry": "square",
     },

@@ -96,6 +96,10 @@ def test_round_trip(name: str) -> None:
         ("toporkov2011", {"cap_values": "round"}, "'cap_values' must be one of real"),
         ("toporkov2011", {"performance_values": "int"}, "'performance_values' must be"),
         ("toporkov2011", {"time_span": "P"}, "'time_span' must be one of etalon"),  # no reading
+        ("toporkov2011", {"cap_factor": 0}, "'cap_factor' must be > 0"),  # no cap at all
+        ("toporkov2018", {"q_values": "int"}, "'q_values' must be one of real"),  # no such
+        ("toporkov2018", {"q_values": "integer", "q_max": 9.5},
+         "'q_max' must be a whole number with q_values=integer"),  # no whole top value
         ("toporkov2011", {"performance_values": "integer", "performance_min": 1.5},
          "'performance_min' must be a whole number"),  # integer draws need whole bounds
     ],

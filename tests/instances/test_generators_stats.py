@@ -7,6 +7,7 @@ docstring); the measured values are listed in the README's "Instance families" s
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import defaultdict
 
@@ -192,6 +193,20 @@ def test_toporkov2011_integer_caps_and_performances() -> None:
         assert {j.min_performance for j in inst.jobs} <= {1.0, 2.0}
 
 
+def test_toporkov2011_cap_factor() -> None:
+    """cap_factor scales C (and with it the budget S = C·t·N) and changes nothing else."""
+    for s in range(5):
+        base = generate("toporkov2011", s, price_cap="min_performance", time_span="min_performance")
+        scaled = generate("toporkov2011", s, price_cap="min_performance",
+                          time_span="min_performance", cap_factor=1.06)  # fmt: skip
+        assert scaled.slots == base.slots
+        for a, b in zip(base.jobs, scaled.jobs, strict=True):
+            assert b.max_price == pytest.approx(1.06 * a.max_price, abs=0.01)  # C in cents
+            t = duration(a.volume, a.min_performance)
+            assert b.budget == int(np.floor(round(b.max_price * t * a.nodes, 6)))
+            assert (b.volume, b.nodes, b.min_performance) == (a.volume, a.nodes, a.min_performance)
+
+
 def test_toporkov2011_time_span() -> None:
     """S = C·t·N, t = V (derived), ceil(V / P) (explicit budget) or the length at P (V = t·P)."""
     for s in range(5):
@@ -241,3 +256,19 @@ def test_toporkov2018_domain() -> None:
     all_loads = np.concatenate(loads)
     assert all_loads.max() <= 0.3 + 1e-9 and 0.12 < all_loads.mean() < 0.18
     assert min(qs) >= 0 and max(qs) <= 10 and 4.5 < np.mean(qs) < 5.5
+
+
+def test_toporkov2018_integer_q_coarsens_the_real_draw() -> None:
+    """q_values=integer gives whole q 0..10, uniform (each value about 1/11 of the nodes), each
+    node's q the real q cut into 11 equal parts; everything else is the real-q instance."""
+    counts = np.zeros(11)
+    for s in range(20):
+        real = generate("toporkov2018", s)
+        whole = generate("toporkov2018", s, q_values="integer")
+        assert whole.busy == real.busy and whole.jobs == real.jobs
+        for a, b in zip(real.nodes, whole.nodes, strict=True):
+            assert dataclasses.replace(b, q=a.q) == a
+            assert b.q == int(b.q) and 0 <= b.q <= 10
+            assert abs(b.q - a.q * 1.1) < 1.01  # a.q is the draw rounded to 2 decimals
+            counts[int(b.q)] += 1
+    assert counts.min() > 0.5 * counts.mean() and counts.max() < 1.5 * counts.mean()

@@ -201,6 +201,15 @@ def test_reading_instance_applies_family_parameters_layout_and_budget() -> None:
     assert plain.jobs[0].budget == 644
 
 
+def test_reading_instance_keeps_a_numeric_budget() -> None:
+    """A reading that sets the budget to a number (not None) reaches the job: it was once
+    dropped silently, leaving S = 644."""
+    ref = reference("dep-coord")
+    got = readings.reading_instance(ref["family"], ref["params"], instance_seed(0, 0),
+                                    {"budget": 700, "layout": "history-300"})  # fmt: skip
+    assert got.jobs[0].budget == 700
+
+
 def test_real_performance_windows_sit_at_their_slowest_node_s_level() -> None:
     """Under real-valued performance nearly every node is its own performance level; the
     square windows of FirstFit, MaxQ Lite and DEP Lite then last ceil(V / p) for the slowest

@@ -82,6 +82,7 @@ def test_reproductions_pass_their_readings_not_the_family_defaults() -> None:
     for name in ("maxq", "dep-coord"):
         assert reference(name)["params"]["unit_price"] == pytest.approx(644 / (800 * 7), abs=1e-3)
         assert reference(name)["params"]["performance_values"] == "integer"
+        assert reference(name)["params"]["q_values"] == "integer"  # family default: real
     assert amp_vs_alp.DEFAULT_READING == "min_performance"
     assert "price_cap" in FAMILIES["toporkov2011"].defaults  # passed by amp_vs_alp.measure
     assert amp_vs_alp.DEFAULT_PARAMS == {"time_span": "min_performance"}

@@ -48,6 +48,10 @@ READINGS = {
     "uniform": "C = 1.7^x, x uniform in [P, 3] (the earlier reading)",
 }
 DEFAULT_READING = "min_performance"
+CAP_LEVELS = {0.97: "C = 0.97 x 1.7^P (a level of C, not a reading)",
+              1.03: "C = 1.03 x 1.7^P (a level of C, not a reading)",
+              1.06: "C = 1.06 x 1.7^P (a level of C, not a reading)"}
+"""Levels of C around the reading used (``cap_factor``), to show which numbers move with C."""
 DEFAULT_PARAMS = {"time_span": "min_performance"}
 """Further ``toporkov2011`` readings passed (docs/reproductions.md): the request's time span
 t in S = C·t·N is the one a node of the job's minimum performance P needs, ceil(V / P)."""
@@ -60,7 +64,7 @@ SPANS = {
 
 def measure(
     seed: int, runs: int, reading: str, cut: str = "task", limits: str = "mean",
-    per: str = "cycle", **params: str
+    per: str = "cycle", **params: str | float
 ) -> tuple[dict[tuple[str, str, str], Any], int]:
     """Return the per-job averages ``(problem, algorithm, quantity) -> mean`` and the runs kept.
 
@@ -165,6 +169,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     ref = reference(NAME)
     small = max(1, runs // SAMPLING)
     results = {r: measure(seed, small, r) for r in READINGS}
+    levels = {k: measure(seed, small, DEFAULT_READING, cap_factor=k) for k in CAP_LEVELS}
     by_cut = {c: measure(seed, small, DEFAULT_READING, c) for c in CUTS if c != "task"}
     avg, kept = main = measure(seed, runs, DEFAULT_READING)
     cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
@@ -197,12 +202,14 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                               paper(ref, *tm), ratio_paper, paper(ref, "TM", "alp", "time"),
                               paper(ref, "TM", "amp", "time"), paper(ref, "TM", "alp", "cost"),
                               paper(ref, "TM", "amp", "cost")]]  # fmt: skip
-    for reading, (a, k) in results.items():
-        rows.append([READINGS[reading], str(k), a["CM", "kept", "jobs_per_cycle"],
+    labels = {**{r: READINGS[r] for r in READINGS}, **CAP_LEVELS}
+    for reading, (a, k) in {**results, **levels}.items():
+        rows.append([labels[reading], str(k), a["CM", "kept", "jobs_per_cycle"],
                      a["TM", "alp", "alternatives_per_job"], a[tm],
                      _ratio(a), a["TM", "alp", "time"], a["TM", "amp", "time"],
                      a["TM", "alp", "cost"], a["TM", "amp", "cost"]])  # fmt: skip
-    cmp.table("the claims under each reading of the price cap C", head, rows)
+    cmp.table("the claims under each reading of the price cap C, and at levels of C around the "
+              "one used", head, rows)  # fmt: skip
     rows = [rows[0]] + [
         [CUTS[c], str(k), a["CM", "kept", "jobs_per_cycle"], a["TM", "alp", "alternatives_per_job"],
          a[tm], _ratio(a), a["TM", "alp", "time"], a["TM", "amp", "time"], a["TM", "alp", "cost"],

@@ -81,6 +81,12 @@ LOAD_READINGS: dict[str, dict[str, Any]] = {
 """Readings of "the initial resource load with advanced reservations and local jobs" (Toporkov
 & Yemelyanov 2018 §4.1), which gives no task length: how each node's load is cut into tasks,
 and the spread of the load levels; shared with ``maxq``."""
+BUDGET_LEVELS: dict[str, dict[str, Any]] = {
+    f"budget S = {s}, {p}% above the market cost c V n (a level, not a reading)": {"budget": s}
+    for s, p in ((676, 5), (708, 10))
+}
+"""Levels of the budget around S = 644 (the paper's), at the same prices: which numbers move
+with how much S binds; shared with ``maxq``."""
 DOMAINS: dict[str, dict[str, Any]] = {
     "integer performance, c = 0.115, sigma = 0.15": {},
     "performance uniform real in [2, 10] (the §4.1 wording)": {"performance_values": "real"},
@@ -88,6 +94,7 @@ DOMAINS: dict[str, dict[str, Any]] = {
     "price spread sigma = 0.20 (prices to +-60%)": {"price_deviation": 0.2},
     "c = 0.08 (earlier price scale)": {"unit_price": 0.08},
     "no budget S (bound)": {"budget": None},
+    **BUDGET_LEVELS,
     "30% load on every node ('up to 30% ... for each node' as each level)": {"load_min": 0.3},
     **LOAD_READINGS,
 }
@@ -159,7 +166,7 @@ def measure(seed: int, runs: int, layout: str, *, exact: bool = False,
     """Return mean near/far distances (both edge readings), median ms, exact optima and
     MultipleBest's mean alternative count; with ``with_readings`` also FirstFit's readings and
     the distance definitions. ``params`` is a reading of the domain (a value of
-    :data:`DOMAINS`: family parameters overriding the reference's, or ``budget=None``)."""
+    :data:`DOMAINS`: family parameters overriding the reference's, a budget, or ``budget=None``)."""
     from models import solve_window
     from planner import find_alternatives
 

@@ -179,7 +179,7 @@ def reading_instance(family: str, params: dict[str, Any], seed: int,
     uniform in [load_min, load_max] instead of hypergeometric),
     ``reservation_width`` (nodes per reservation; all three only
     with a ``wide-``/``history-`` layout, which redraws the load) and
-    ``budget=None`` (the job without its budget S). Under such a layout
+    ``budget`` (a number: the job's S; None: the job without S). Under such a layout
     the ``task_length_*`` parameters apply to the redrawn load only, so the
     nodes, q values and load shares stay those of the reference.
     """
@@ -193,7 +193,9 @@ def reading_instance(family: str, params: dict[str, Any], seed: int,
     width = int(reading.pop("reservation_width", 1))
     if (reserved or uniform) and not layout.startswith(("wide-", "history-")):
         raise ValueError("readings 'reserved', 'uniform_levels' need a wide-L or history-L layout")
-    no_budget = "budget" in reading and reading.pop("budget") is None
+    no_budget = "budget" in reading and reading["budget"] is None
+    if no_budget:
+        del reading["budget"]
     merged = {**params, **reading}
     full = FAMILIES[family].check_params(merged)
     lengths = (int(full["task_length_min"]), int(full["task_length_max"]))

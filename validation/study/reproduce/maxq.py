@@ -21,7 +21,9 @@ simulator). §4.1 says only "a uniformly distributed random value in the
 interval [2, 10]"; the uniform real reading is a row of the table: with
 every node its own performance level, a square window joins the node of
 its level with six faster, dearer ones, so fewer windows fit S and
-MultipleBest sees fewer alternatives (docs/reproductions.md).
+MultipleBest sees fewer alternatives (docs/reproductions.md). q: integers 0-10
+("an independent value q_i in [0; 10]", drawn as the same simulator draws
+node performance); real q is a row.
 """
 
 from __future__ import annotations
@@ -37,16 +39,19 @@ from validation.study.reproduce.common import (
     reference,
     sampling_rows,
 )
-from validation.study.reproduce.dep_coord import LOAD_READINGS
+from validation.study.reproduce.dep_coord import BUDGET_LEVELS, LOAD_READINGS
 from validation.study.spec import instance_seed
 
 NAME = "maxq"
 ALGORITHMS = ("max_q", "max_q_lite", "multiple_best", "first_fit")
 DEFAULT_RUNS = 30
-USED = "integer performance, c = S / (V n) = 0.115, history: load on [-1200, 1200] (used)"
+USED = ("integer performance and q, c = S / (V n) = 0.115, history: load on [-1200, 1200] "
+        "(used)")
 REAL = "performance uniform real in [2, 10] (the §4.1 wording)"
 READINGS: dict[str, dict[str, Any]] = {
     USED: {"layout": "history-1200"},
+    "q real in [0, 10] (2 decimals; the earlier reading)": {"q_values": "real",
+                                                          "layout": "history-1200"},
     REAL: {"performance_values": "real", "layout": "history-1200"},
     "real performance, price spread sigma = 0.20": {"performance_values": "real",
                                                     "price_deviation": 0.2,
@@ -65,6 +70,7 @@ READINGS: dict[str, dict[str, Any]] = {
     "30% load on every node ('up to 30% ... for each node' as each level)": {
         "load_min": 0.3, "layout": "history-1200"},
     "no budget S (bound)": {"budget": None, "layout": "history-1200"},
+    **{k: {**v, "layout": "history-1200"} for k, v in BUDGET_LEVELS.items()},
     **{k: {**v, "layout": "history-1200"} for k, v in LOAD_READINGS.items()},
 }
 """Readings of the open settings: family parameters (node performance integer or real, price
