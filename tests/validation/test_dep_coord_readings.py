@@ -3,6 +3,8 @@ Yemelyanov 2018, seed 004 §3.4, §4.2–4.3), on hand-built instances with the 
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from instances import Busy, Instance, Job, Node
@@ -100,6 +102,31 @@ def test_default_reading_alternatives_are_multiple_best_s() -> None:
     for crit, metric in (("dep", "near_distance"), ("coord", "far_distance")):
         csa = search(inst, dataclasses.replace(job, criterion=crit), "csa")
         assert getattr(dep_coord.best_alternative(found, metric), metric) == getattr(csa, metric)
+
+
+def test_first_group_reading_restarts_each_search_at_the_list_start() -> None:
+    """Under FF1 (first group's first window) a later search may find an earlier window in a
+    slower group, so the loop restarts from the list's start and ends only when no FF1 window
+    is left on the slots it has not used (the loop once resumed at the previous start: on seed 0
+    it stopped at 27 alternatives with windows from t = 0 left; now 40); the alternatives are
+    valid and pairwise disjoint."""
+    from instances import generate
+    from planner.heuristics.slotlist import SlotList
+
+    ref = reference("dep-coord")
+    inst = generate(ref["family"], instance_seed(0, 0), **ref["params"])
+    job = inst.jobs[0]
+    found = readings.alternatives(inst, job, first_level=True, by_start=False)
+    assert all(check_window(inst, job, w) == [] for w in found)
+    used = [(p.node, p.start, p.end) for w in found for p in w.placements]
+    for (n1, s1, e1), (n2, s2, e2) in itertools.combinations(used, 2):
+        assert n1 != n2 or e1 <= s2 or e2 <= s1
+    free = SlotList([clipped for clipped, _ in inst.suitable_pairs(job, None)], inst.node_index)
+    for node, start, end in used:
+        free.subtract(node, start, end)
+    left = Feed(inst, job, free.slots())
+    assert readings.first_fit_pick(left, first_level=True, by_start=False) is None
+    assert min(w.start for w in found[3:]) < found[2].start  # found after a later one
 
 
 def test_history_layout_keeps_the_interval_end_as_an_edge() -> None:

@@ -280,7 +280,12 @@ def alternatives(inst: Any, job: Any, **reading: bool) -> list[Any]:
 
     Same loop as :func:`planner.heuristics.multiple_best.multiple_best`: find
     a window, subtract it, repeat; every alternative is rebuilt on the job's
-    own (unclipped) slots so that its distances are to the local tasks.
+    own (unclipped) slots so that its distances are to the local tasks. Each
+    search after the first resumes at the previous window's start only under
+    the project's FirstFit (earliest start, n cheapest), where subtracting a
+    window cannot create an earlier one; under the other readings an earlier
+    window may exist (a slower group's, or a new first n), so they restart
+    from the list's start.
     """
     from planner.heuristics.feed import Feed
     from planner.heuristics.slotlist import SlotList
@@ -292,8 +297,9 @@ def alternatives(inst: Any, job: Any, **reading: bool) -> list[Any]:
     free = SlotList([clipped for clipped, _ in pairs], order)
     found: list[Any] = []
     t0: int | None = None
+    resume = not any(reading.values())
     while True:
-        feed = Feed(inst, job, free.slots() if t0 is None else free.slots_from(t0))
+        feed = Feed(inst, job, free.slots_from(t0) if resume and t0 is not None else free.slots())
         got = first_fit_pick(feed, **reading)
         if got is None:
             return found
