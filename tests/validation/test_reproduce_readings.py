@@ -197,3 +197,28 @@ def test_exact_cost_prices_each_task_at_its_exact_length() -> None:
     assert w is not None and check_window(inst, inst.jobs[0], w) == []
     assert w.cost == 10
     assert _exact_cost(inst, [w]) == pytest.approx(8.75)
+
+
+def test_half_open_ranges_never_draw_the_printed_upper_ends() -> None:
+    """Read as Java's lo + nextInt(hi - lo), §5's integer ranges lose their upper end: over 40
+    batches no job asks for 6 nodes or volume 150, no batch has 7 jobs, no list 150 slots and
+    no slot is 300 long; the closed reading (used) reaches 6 nodes and length 300."""
+    from instances import FAMILIES, generate
+    from validation.study.reproduce.amp_vs_alp_readings import HALF_OPEN
+
+    defaults = FAMILIES["toporkov2011"].defaults
+    half = {k: int(defaults[k]) - 1 for k in HALF_OPEN}
+    seen: dict[str, dict[str, int]] = {"closed": {}, "half": {}}
+    for s in range(40):
+        for name, params in (("closed", {}), ("half", half)):
+            inst = generate("toporkov2011", s, **params)
+            top = seen[name]
+            for key, value in (("jobs_max", len(inst.jobs)), ("slots_max", len(inst.slots)),
+                               ("job_nodes_max", max(j.nodes for j in inst.jobs)),
+                               ("volume_max", int(max(j.volume for j in inst.jobs))),
+                               ("length_max", max(x.end - x.start for x in inst.slots))):
+                top[key] = max(top.get(key, 0), value)  # fmt: skip
+    assert all(seen["half"][k] <= half[k] for k in HALF_OPEN)
+    assert all(seen["closed"][k] <= defaults[k] for k in HALF_OPEN)
+    assert seen["half"]["job_nodes_max"] == 5 and seen["half"]["length_max"] == 299
+    assert seen["closed"]["job_nodes_max"] == 6 and seen["closed"]["length_max"] == 300

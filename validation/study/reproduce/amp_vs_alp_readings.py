@@ -34,6 +34,16 @@ VALUES: dict[str, tuple[str, dict[str, str]]] = {
 }  # fmt: skip
 """Row label (the paper's terms) -> (cut, ``toporkov2011`` parameters)."""
 
+HALF_OPEN = ("slots_max", "length_max", "jobs_max", "job_nodes_max", "volume_max")
+"""The integer ranges of §5 whose upper end Java's ``lo + nextInt(hi - lo)`` never draws (the
+gap keeps its 1–10 after the same-start coin, and the real draws are unchanged)."""
+RANGES = {
+    "closed, as printed: jobs 3-7, nodes 1-6, slots 120-150, lengths 50-300 and 50-150 (used)":
+        False,
+    "half-open, as Java's lo + nextInt(hi - lo): jobs 3-6, nodes 1-5, slots 120-149, lengths "
+    "50-299 and 50-149": True,
+}  # fmt: skip
+
 AVERAGES = {
     ("task", "job"): "Σ / Σ jobs over the kept cycles, per-node cut",
     ("rectangle", "job"): "Σ / Σ jobs over the kept cycles, window's rectangle cut",
@@ -112,6 +122,7 @@ def add_tables(
         rows.append([label, *_cells(*measure(seed, runs, DEFAULT_READING, cut, per=per))])
     cmp.table("the claims under each reading of 'average per job' (C = 1.7^P)",
               ["average", *HEAD], rows)  # fmt: skip
+    _add_ranges(cmp, ref, seed, main)
     paper_row = _paper_row(ref)
     rows = [[*paper_row[:5], *paper_row[6:]],
             [f"first {runs} (the sensitivity tables)", *_with_error(*used)],
@@ -121,3 +132,22 @@ def add_tables(
     head = [h for h in HEAD if h != "AMP/ALP"]
     cmp.table("sampling: mean ± standard error over the kept cycles (per-node cut, C = 1.7^P)",
               ["generated runs", *head], rows)  # fmt: skip
+
+
+def _add_ranges(cmp: Comparison, ref: dict[str, Any], seed: int,
+                main: tuple[dict[Any, Any], int]) -> None:  # fmt: skip
+    """Append the table of the integer ranges read closed or half-open, on the main sample."""
+    from instances import FAMILIES
+    from validation.study.reproduce.amp_vs_alp import DEFAULT_READING, measure
+
+    defaults = FAMILIES[ref["family"]].defaults
+    half = {k: int(defaults[k]) - 1 for k in HALF_OPEN}
+    paper_row = _paper_row(ref)
+    rows = [[*paper_row[:3], paper(ref, "CM", "kept", "slots_per_cycle"), *paper_row[3:]]]
+    for label, open_ in RANGES.items():
+        avg, kept = measure(seed, cmp.runs, DEFAULT_READING, **half) if open_ else main
+        cells = _cells(avg, kept)
+        rows.append([label, *cells[:2], avg["CM", "kept", "slots_per_cycle"], *cells[2:]])
+    cmp.table(f"the claims with the integer ranges of §5 read closed or half-open ({cmp.runs} "
+              "runs, the main table's; C = 1.7^P)",
+              ["integer ranges", *HEAD[:2], "slots/kept run", *HEAD[2:]], rows)  # fmt: skip
