@@ -204,10 +204,10 @@ def test_half_open_ranges_never_draw_the_printed_upper_ends() -> None:
     batches no job asks for 6 nodes or volume 150, no batch has 7 jobs, no list 150 slots and
     no slot is 300 long; the closed reading (used) reaches 6 nodes and length 300."""
     from instances import FAMILIES, generate
-    from validation.study.reproduce.amp_vs_alp_readings import HALF_OPEN
+    from validation.study.reproduce.amp_vs_alp_readings import HALF_OPEN, half_open_params
 
     defaults = FAMILIES["toporkov2011"].defaults
-    half = {k: int(defaults[k]) - 1 for k in HALF_OPEN}
+    half = half_open_params()
     seen: dict[str, dict[str, int]] = {"closed": {}, "half": {}}
     for s in range(40):
         for name, params in (("closed", {}), ("half", half)):

@@ -202,7 +202,7 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
                               paper(ref, *tm), ratio_paper, paper(ref, "TM", "alp", "time"),
                               paper(ref, "TM", "amp", "time"), paper(ref, "TM", "alp", "cost"),
                               paper(ref, "TM", "amp", "cost")]]  # fmt: skip
-    labels = {**{r: READINGS[r] for r in READINGS}, **CAP_LEVELS}
+    labels = {**READINGS, **CAP_LEVELS}
     for reading, (a, k) in {**results, **levels}.items():
         rows.append([labels[reading], str(k), a["CM", "kept", "jobs_per_cycle"],
                      a["TM", "alp", "alternatives_per_job"], a[tm],

@@ -44,6 +44,16 @@ RANGES = {
     "50-299 and 50-149": True,
 }  # fmt: skip
 
+
+
+def half_open_params() -> dict[str, int]:
+    """Return the ``toporkov2011`` upper bounds of :data:`HALF_OPEN`, one below the family's."""
+    from instances import FAMILIES
+
+    defaults = FAMILIES["toporkov2011"].defaults
+    return {k: int(defaults[k]) - 1 for k in HALF_OPEN}
+
+
 AVERAGES = {
     ("task", "job"): "Σ / Σ jobs over the kept cycles, per-node cut",
     ("rectangle", "job"): "Σ / Σ jobs over the kept cycles, window's rectangle cut",
@@ -137,11 +147,9 @@ def add_tables(
 def _add_ranges(cmp: Comparison, ref: dict[str, Any], seed: int,
                 main: tuple[dict[Any, Any], int]) -> None:  # fmt: skip
     """Append the table of the integer ranges read closed or half-open, on the main sample."""
-    from instances import FAMILIES
     from validation.study.reproduce.amp_vs_alp import DEFAULT_READING, measure
 
-    defaults = FAMILIES[ref["family"]].defaults
-    half = {k: int(defaults[k]) - 1 for k in HALF_OPEN}
+    half = half_open_params()
     paper_row = _paper_row(ref)
     rows = [[*paper_row[:3], paper(ref, "CM", "kept", "slots_per_cycle"), *paper_row[3:]]]
     for label, open_ in RANGES.items():
