@@ -67,3 +67,10 @@ def tiny() -> Instance:
 def tiny_square() -> Instance:
     """The same instance in square geometry (SPEC §3)."""
     return tiny_instance("square")
+
+
+@pytest.fixture(autouse=True)
+def _progress_from_the_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``PLANNER_PROGRESS`` of the developer's shell must not reach the tests (or their
+    subprocesses); a test that wants progress sets it itself."""
+    monkeypatch.delenv("PLANNER_PROGRESS", raising=False)

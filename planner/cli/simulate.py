@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from instances import read_workload
     from planner.cluster import POLICIES, ReservationLog, simulate
     from planner.cluster.output import write_jobs_csv
-    from validation.study.progress import Progress, interactive
+    from planner.progress import Progress, interactive
 
     choice("policy", args.policy, POLICIES)
     if args.plot:

@@ -133,22 +133,3 @@ def test_quick_default_runs_without_arguments(
     for name in ("amp", "max_q", "csa", "square"):
         assert name in out
     assert (tmp_path / report).is_file()
-
-
-
-def test_progress_is_quiet_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The progress line is off with ``CI`` set (and on a non-TTY); forced on, it counts."""
-    import io
-
-    from validation.study.progress import Progress, interactive
-
-    monkeypatch.setenv("CI", "true")
-    assert not interactive()
-    buf = io.StringIO()
-    bar = Progress(4, 1, enabled=True, stream=buf)
-    bar.step()
-    bar.close()
-    assert "[2/4]" in buf.getvalue() and buf.getvalue().endswith("\n")
-    silent = io.StringIO()
-    Progress(4, stream=silent).step()
-    assert silent.getvalue() == ""

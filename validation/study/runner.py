@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from instances.errors import did_you_mean
+from planner.progress import Progress
 from validation.study import toolkit as _toolkit
 from validation.study.executors import Executor, SerialExecutor
-from validation.study.progress import Progress
 from validation.study.spec import StudyError, StudySpec, instance_seed
 from validation.study.store import Store
 from validation.study.task import Context, evaluate_instance

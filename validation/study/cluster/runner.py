@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from planner.progress import Progress
 from validation.study.cluster.spec import ClusterStudySpec
 from validation.study.cluster.store import ClusterStore
 from validation.study.cluster.task import run_task
 from validation.study.executors import Executor, SerialExecutor
-from validation.study.progress import Progress
 from validation.study.runner import drain
 
 

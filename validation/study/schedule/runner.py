@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from planner.progress import Progress
 from validation.study.executors import Executor, SerialExecutor
-from validation.study.progress import Progress
 from validation.study.runner import drain
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.schedule.store import ScheduleGapStore
