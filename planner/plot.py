@@ -19,8 +19,36 @@ from planner.window import Window
 PALETTE: tuple[str, ...] = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
     "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
+    "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+    "#c49c94", "#f7b6d2", "#9edae5", "#dbdb8d", "#c7c7c7",
+    "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
+    "#6b6ecf", "#b5cf6b", "#e7ba52", "#d6616b", "#ce6dbd",
+    "#5254a3", "#8ca252", "#bd9e39", "#ad494a", "#a55194",
+    "#9c9ede", "#cedb9c", "#e7cb94", "#e7969c", "#de9ed6",
 )  # fmt: skip
-"""Job colours, assigned in order of first appearance (tab10 without grey first)."""
+"""Job colours, assigned in order of first appearance: 40 distinct ones (matplotlib's tab10,
+tab20's light shades, tab20b), so a batch of up to 40 jobs never repeats a colour."""
+
+TIME_UNITS: tuple[tuple[str, float], ...] = (("days", 86400.0), ("hours", 3600.0),
+                                             ("minutes", 60.0))  # fmt: skip
+
+
+def time_unit(span: float) -> tuple[str, float]:
+    """Return (name, seconds) of the unit an axis spanning ``span`` seconds reads best in.
+
+    Days from three days on, hours from three hours, minutes from three minutes,
+    else seconds: tick labels stay short numbers without a ``1e7`` offset.
+    """
+    for name, seconds in TIME_UNITS:
+        if span >= 3 * seconds:
+            return name, seconds
+    return "s", 1.0
+
+
+def text_colour(colour: str) -> str:
+    """Return black or white, whichever reads better on the hex ``colour``."""
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.6 else "white"
 
 FORMATS: tuple[str, ...] = (".png", ".svg")
 
@@ -148,7 +176,8 @@ def plot_windows(
             if (p.end - p.start) / (hi - lo) * _AXES_PX >= _CHAR_PX * len(label) + 4:
                 ax.text(
                     (p.start + p.end) / 2, row[p.node], label,
-                    ha="center", va="center", fontsize=7, color="white", clip_on=True,
+                    ha="center", va="center", fontsize=7, color=text_colour(colors[w.job]),
+                    clip_on=True,
                 )  # fmt: skip
     ax.set_yticks(
         [row[n.id] for n in instance.nodes],

@@ -1,10 +1,12 @@
 """planner's one progress mechanism: a counter, a timed phase and a ticking line on stderr.
 
 Everything that makes a user wait more than about two seconds shows one of
-these: :class:`Progress` counts items (instances of a study, jobs of a
-replay, cycles of a flow), :func:`phase` times a step that cannot count
-(reading a trace, drawing a figure), and :class:`Ticker` rewrites any line
-once a second (the CP-SAT incumbent and bound of :mod:`models.progress`).
+these: :class:`Progress` (or :func:`track` over a loop) counts items
+(instances of a study, jobs of a replay, cycles of a flow; :func:`counting`
+gathers the loops of a whole experiment on one line), :func:`phase` times a
+step that cannot count (reading a trace, drawing a figure), and
+:class:`Ticker` rewrites any line once a second (the CP-SAT incumbent and
+bound of :mod:`models.progress`).
 
 Progress is shown only where someone watches: stderr is a terminal and the
 ``CI`` variable is unset. ``PLANNER_PROGRESS=1`` forces it on (e.g. in a
@@ -19,10 +21,13 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
+from contextvars import ContextVar
 from types import TracebackType
-from typing import TextIO
+from typing import TextIO, TypeVar
+
+T = TypeVar("T")
 
 ENV: str = "PLANNER_PROGRESS"
 """Environment variable forcing progress on (``1``) or off (``0``) whatever stderr is."""
@@ -107,15 +112,16 @@ class Ticker:
 class Progress(Ticker):
     """``label [done/total] pct%  elapsed  left`` — a counter that also ticks while idle.
 
-    ``total=None`` counts without a percentage. ``done`` starts the count (e.g.
-    instances a resumed study already holds); the estimate of the time left uses
-    only the items counted here.
+    ``total=None`` counts without a percentage (``label [done unit]``). ``done``
+    starts the count (e.g. instances a resumed study already holds); the
+    estimate of the time left uses only the items counted here.
     """
 
-    def __init__(self, total: int | None, done: int = 0, *, label: str = "",
+    def __init__(self, total: int | None, done: int = 0, *, label: str = "", unit: str = "",
                  enabled: bool | None = None, stream: TextIO | None = None,
                  interval: float = INTERVAL) -> None:  # fmt: skip
         self.total, self.done, self.start_done, self.label = total, done, done, label
+        self.unit = unit
         self.began = time.perf_counter()
         self._last = 0.0
         super().__init__(self.line, enabled=enabled, stream=stream, interval=interval)
@@ -125,7 +131,8 @@ class Progress(Ticker):
         elapsed = time.perf_counter() - self.began
         head = f"{self.label} " if self.label else ""
         if self.total is None:
-            return f"{head}[{self.done}]  {_clock(elapsed)} elapsed"
+            unit = f" {self.unit}" if self.unit else ""
+            return f"{head}[{self.done}{unit}]  {_clock(elapsed)} elapsed"
         new = self.done - self.start_done
         left = _clock(elapsed / new * (self.total - self.done)) if new else "?"
         pct = 100.0 * self.done / self.total if self.total else 100.0
@@ -143,6 +150,48 @@ class Progress(Ticker):
     def update(self, done: int) -> None:
         """Set the count to ``done`` items."""
         self.step(done - self.done)
+
+
+_OUTER: ContextVar[Progress | None] = ContextVar("planner_progress_outer", default=None)
+
+
+@contextmanager
+def counting(label: str, unit: str = "", *, enabled: bool | None = None,
+             stream: TextIO | None = None) -> Iterator[Progress]:  # fmt: skip
+    """One counter for a whole experiment: every :func:`track` and :func:`advance` inside
+    the block counts on it instead of drawing a line of its own."""
+    with Progress(None, label=label, unit=unit, enabled=enabled, stream=stream) as bar:
+        token = _OUTER.set(bar)
+        try:
+            yield bar
+        finally:
+            _OUTER.reset(token)
+
+
+def advance(n: int = 1) -> None:
+    """Count ``n`` items on the enclosing :func:`counting` counter (nothing outside one)."""
+    bar = _OUTER.get()
+    if bar is not None:
+        bar.step(n)
+
+
+def track(items: Iterable[T], label: str = "", *, total: int | None = None,
+          enabled: bool | None = None, stream: TextIO | None = None) -> Iterator[T]:  # fmt: skip
+    """Yield ``items`` while a :class:`Progress` counts them (``total``: ``len(items)`` if sized).
+
+    Inside :func:`counting` the items count on that counter instead.
+    """
+    if _OUTER.get() is not None:
+        for item in items:
+            yield item
+            advance()
+        return
+    if total is None and isinstance(items, Sized):
+        total = len(items)
+    with Progress(total, label=label, enabled=enabled, stream=stream) as bar:
+        for item in items:
+            yield item
+            bar.step()
 
 
 @contextmanager

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -105,3 +106,21 @@ def time_limit(text: str) -> float | None:
             f"--time-limit must be a positive number of seconds, got '{text}'"
         )
     return value
+
+
+def wrote(*paths: Any) -> None:
+    """Name on stderr every file a command wrote: ``wrote PATH``, ``wrote DIR/: a, b`` for
+    several files of one folder, ``wrote a, b`` in the working directory (stdout stays the
+    command's output, e.g. its JSON)."""
+    from pathlib import Path
+
+    folders: dict[Path, list[str]] = {}
+    for path in paths:
+        if path:
+            folders.setdefault(Path(path).parent, []).append(Path(path).name)
+    for folder, names in folders.items():
+        if len(names) == 1 or folder == Path():
+            text = f"wrote {', '.join(str(folder / n) for n in names)}"
+        else:
+            text = f"wrote {folder}{os.sep}: {', '.join(names)}"
+        print(one_line(text), file=sys.stderr)

@@ -14,10 +14,7 @@ import argparse
 import sys
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json
-
-PROGRESS_MIN_JOBS = 10_000
-"""Replays of at least this many jobs show a progress bar (on a TTY, without ``CI``)."""
+from planner.cli.common import UsageError, choice, emit_json, wrote
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,11 +50,13 @@ def _write(what: str, path: str, writer: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read, replay, write the outputs and print the summary."""
+    """Read, replay, write the outputs and print the summary; each phase shows its progress."""
+    from pathlib import Path
+
     from instances import read_workload
     from planner.cluster import POLICIES, ReservationLog, simulate
     from planner.cluster.output import write_jobs_csv
-    from planner.progress import Progress, interactive
+    from planner.progress import Progress, phase
 
     choice("policy", args.policy, POLICIES)
     if args.plot:
@@ -68,34 +67,37 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise UsageError(f"planner simulate: {err}") from None
     options = policy_options(args.policy, args.option)
-    workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
+    with phase(f"reading {Path(args.workload).name}"):
+        workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
-    bar = None
-    if len(workload.jobs) >= PROGRESS_MIN_JOBS and interactive():
-        bar = Progress(len(workload.jobs))
-    step = None if bar is None else (lambda done: bar.step(1000))
-    try:
+    with Progress(len(workload.jobs), label=f"replaying under {args.policy}: jobs") as bar:
         try:
-            replay = simulate(workload, args.policy, log=log, progress=step, **options)
+            replay = simulate(workload, args.policy, log=log, progress=bar.update, **options)
         except ValueError as err:
             if not options:
                 raise
             raise UsageError(f"planner simulate: {err}") from None
-    finally:
-        if bar is not None:
-            bar.close()
+        bar.update(len(workload.jobs))
+    written = []
     if args.output:
-        _write("jobs.csv", args.output, lambda p: write_jobs_csv(replay, p))
+        with phase(f"writing {args.output}"):
+            _write("jobs.csv", args.output, lambda p: write_jobs_csv(replay, p))
+        written.append(args.output)
     if log is not None:
-        _write("the reservation log", args.reservations, log.write)
+        with phase(f"writing {args.reservations}"):
+            _write("the reservation log", args.reservations, log.write)
+        written.append(args.reservations)
     if args.plot:
         from planner.cluster.plots import plot_replay
 
         try:
-            _write("the figure", args.plot, lambda p: plot_replay(replay, p))
+            with phase(f"drawing {args.plot}"):
+                _write("the figure", args.plot, lambda p: plot_replay(replay, p))
         except RuntimeError:
             raise UsageError("planner simulate: --plot needs matplotlib "
                              "(pip install 'planner[plot]')") from None  # fmt: skip
+        written.append(args.plot)
+    wrote(*written)
     summary = replay.summary()
     if args.json:
         emit_json(summary)

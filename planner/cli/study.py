@@ -23,7 +23,7 @@ import sys
 from typing import Any
 
 from instances.errors import did_you_mean
-from planner.cli.common import UsageError, param_value, print_table
+from planner.cli.common import UsageError, param_value, print_table, wrote
 from validation.study.spec import MAX_INSTANCES, MAX_THREADS
 
 QUICK: dict[str, Any] = {
@@ -137,6 +137,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--executor", default="local", choices=("local", "dask"))
     g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--svg", action="store_true", help="also write the figures as SVG "
+                   "(default: PNG only)")  # fmt: skip
     g.set_defaults(run=run_gap)
 
     from planner.cli import study_cluster
@@ -176,6 +178,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         if name == "report":
             e.add_argument("--out", help=f"report directory (default: {DEFAULT_OUT}/"
                            "FAMILY-HASH, one per study)")  # fmt: skip
+            e.add_argument("--svg", action="store_true", help="also write the figures as SVG "
+                           "(default: PNG only)")  # fmt: skip
         if name == "export":
             e.add_argument("-o", "--output", required=True, help="FILE.csv or FILE.parquet")
         e.set_defaults(run={"report": run_report, "export": run_export, "list": run_list}[name])
@@ -258,7 +262,9 @@ def run_gap(args: argparse.Namespace) -> int:
             done = len(store.done(store.find(spec, __version__) or 0))
             raise KeyboardInterrupt(f"interrupted; {done} of {spec.instances} instances are "
                                     "saved, rerun the same command to resume") from None
-        rep = write_report(store, outcome.study, out)
+        rep = write_report(store, outcome.study, out, _formats(args),
+                           progress=False if args.quiet else None)  # fmt: skip
+    wrote(db, *rep["files"])
     print(f"{spec.family}: {spec.instances} instances ({outcome.written} computed now), "
           f"{outcome.rows} rows in {db}")  # fmt: skip
     print(text_table(rep["summary"]))
@@ -268,6 +274,10 @@ def run_gap(args: argparse.Namespace) -> int:
               f"saved in {out / 'errors'}", file=sys.stderr)  # fmt: skip
         return 1
     return 0
+
+
+def _formats(args: argparse.Namespace) -> tuple[str, ...]:
+    return ("png", "svg") if args.svg else ("png",)
 
 
 def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
@@ -295,7 +305,8 @@ def run_report(args: argparse.Namespace) -> int:
     with store:
         out = args.out or default_dir(DEFAULT_OUT, info["spec"], info["version"])
         check_out(out, info["spec"], info["version"], args.db)
-        rep = write_report(store, info["id"], out)
+        rep = write_report(store, info["id"], out, _formats(args))
+    wrote(*rep["files"])
     print(text_table(rep["summary"]))
     print(f"report: {rep['report']}")
     return 0

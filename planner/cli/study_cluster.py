@@ -66,7 +66,8 @@ def run_cluster(args: argparse.Namespace) -> int:
     """Run (or resume) a cluster study, print the summary table and write the report."""
     from pathlib import Path
 
-    from planner.cli.common import UsageError
+    from planner.cli.common import UsageError, wrote
+    from planner.progress import phase
     from validation.study import StudyError, WorkerLost, make_executor
     from validation.study.cluster import (
         ClusterStore,
@@ -107,7 +108,9 @@ def run_cluster(args: argparse.Namespace) -> int:
     except StudyError as err:
         raise UsageError(f"planner study cluster: {str(err).splitlines()[0]}") from None
     command = "planner " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "")
+    with phase(f"writing the report in {out}", enabled=False if args.quiet else None):
+        rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "")
+    wrote(db, *(out / f for f in ("report.md", "summary.csv", *rep["figures"])))
     print(f"{outcome.replays} replays ({outcome.written} computed now) in {db}")
     print(text_table(rep["summary"]))
     print(f"report: {rep['report']}")

@@ -11,6 +11,8 @@ import argparse
 import sys
 from typing import Any
 
+from planner.cli.common import wrote
+
 DEFAULT_OUT = "study-out"
 
 
@@ -59,6 +61,7 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
 
     from planner import __version__
     from planner.cli.common import UsageError
+    from planner.progress import phase
     from validation.study import StudyError, WorkerLost, make_executor
     from validation.study.executors import WorkerStartError, check_scheduler
     from validation.study.report import check_out
@@ -107,7 +110,8 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
                                         "are saved, rerun the same command to resume") from None
             rows = store.rows(outcome.study)
             seconds = store.seconds(outcome.study)
-            rep = write_report(rows, store.info(outcome.study), out, seconds)
+            with phase(f"writing the report in {out}", enabled=False if args.quiet else None):
+                rep = write_report(rows, store.info(outcome.study), out, seconds)
     except StudyError as err:
         raise UsageError(f"{name}: {str(err).splitlines()[0]}") from None
     if args.csv:
@@ -115,6 +119,8 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
             write_csv(rows, args.csv)
         except OSError as err:
             raise UsageError(f"{name}: cannot write {args.csv} ({err.strerror})") from None
+    wrote(db, *(out / f for f in ("report.md", "summary.csv", "rows.csv", "study.json",
+                                  *rep["figures"])), args.csv)  # fmt: skip
     counts = ", ".join(f"{v} {k}" for k, v in statuses(rows).items())
     print(f"{spec.snapshots} snapshots of {spec.jobs} jobs on {spec.machines} machines "
           f"({outcome.written} solved now) in {db}; CP-SAT within {spec.time_limit:g} s: "
@@ -147,7 +153,7 @@ def reproduce_arguments(r: Any, parser_number: Any) -> None:
                    help=f"egedf: repetitions (default {egedf.REPETITIONS})")  # fmt: skip
     r.add_argument("--out", metavar="DIR",
                    help="egedf: write the figures (PNG) and the means (CSV) here")  # fmt: skip
-    r.add_argument("--quiet", action="store_true", help="egedf: no progress lines")
+    r.add_argument("--quiet", action="store_true", help="egedf: no progress line")
 
 
 def run_reproduce_egedf(args: argparse.Namespace) -> int:
@@ -155,10 +161,8 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
     import csv
     from pathlib import Path
 
+    from planner.progress import Progress
     from validation.study.reproduce import egedf
-
-    def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
 
     if args.executor or args.scheduler:
         from planner.cli.common import UsageError
@@ -166,9 +170,12 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
         raise UsageError("planner study reproduce: 'egedf' runs on local processes only "
                          "(--workers N; --executor/--scheduler do not apply)")  # fmt: skip
 
-    outcome = egedf.run(args.jobs or egedf.JOBS, args.repetitions or egedf.REPETITIONS,
-                        seed=args.seed or 0, progress=None if args.quiet else say,
-                        workers=args.workers or 1)  # fmt: skip
+    repetitions = args.repetitions or egedf.REPETITIONS
+    streams = repetitions * len(egedf.INTERARRIVALS)
+    with Progress(streams, label="reproduce egedf: streams",
+                  enabled=False if args.quiet else None) as bar:  # fmt: skip
+        outcome = egedf.run(args.jobs or egedf.JOBS, repetitions, seed=args.seed or 0,
+                            progress=lambda _: bar.step(), workers=args.workers or 1)
     print(egedf.render(outcome))
     if args.out:
         out = Path(args.out)
@@ -184,5 +191,5 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
 
             raise UsageError(f"planner study reproduce: cannot write to {out} "
                              f"({err.strerror})") from None  # fmt: skip
-        print(f"figures: {', '.join(str(p) for p in paths)}; means: {out / 'egedf-means.csv'}")
+        wrote(*paths, out / "egedf-means.csv")
     return 0

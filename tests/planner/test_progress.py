@@ -6,7 +6,17 @@ import io
 
 import pytest
 
-from planner.progress import ENV, Progress, Ticker, interactive, phase, say
+from planner.progress import (
+    ENV,
+    Progress,
+    Ticker,
+    advance,
+    counting,
+    interactive,
+    phase,
+    say,
+    track,
+)
 
 
 class _Tty(io.StringIO):
@@ -90,3 +100,25 @@ def test_ticker_pads_a_shorter_line() -> None:
     ticker = Ticker(lambda: next(texts), enabled=True, stream=buf, interval=3600)
     ticker.close()
     assert buf.getvalue() == "\ra long first line\rshort" + " " * 12 + "\n"
+
+
+def test_track_counts_a_loop() -> None:
+    """``track`` yields every item and counts each one, total taken from ``len``."""
+    buf = io.StringIO()
+    seen = list(track(range(3), "runs", enabled=True, stream=buf))
+    assert seen == [0, 1, 2]
+    assert "runs [3/3] 100.0%" in buf.getvalue() and buf.getvalue().endswith("\n")
+    assert list(track(iter("ab"), stream=io.StringIO())) == ["a", "b"]  # unsized, quiet
+
+
+def test_counting_gathers_every_loop_on_one_line() -> None:
+    """Inside ``counting`` the loops and ``advance`` count on one line; none of their own."""
+    buf = io.StringIO()
+    with counting("aep-criteria", "runs", enabled=True, stream=buf):
+        for _ in track(range(2), "reading 1", enabled=True, stream=buf):
+            pass
+        advance(3)
+    text = buf.getvalue()
+    assert "aep-criteria [5 runs]" in text and "reading 1" not in text
+    assert text.count("\n") == 1
+    advance()  # outside any counter: nothing to count on, no error

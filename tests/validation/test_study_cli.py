@@ -47,11 +47,14 @@ def test_bad_input_exits_2_with_one_line(
 def test_gap_run_prints_the_table_and_report(
     tmp_path: Path, capsys: pytest.CaptureFixture, fake_kit: None
 ) -> None:
-    """A small study prints the summary and the report path; a rerun computes nothing new."""
+    """A small study prints the summary, the report path and every file it wrote (PNG; SVG
+    with ``--svg``); a rerun computes nothing new."""
     argv = ["study", "gap", "--family", "tiny", "--jobs", "2", "--instances", "4",
             "--out", str(tmp_path / "out"), "--workers", "1", "--quiet"]  # fmt: skip
-    assert main(argv) == 0
-    out = capsys.readouterr().out
+    assert main([*argv, "--svg"]) == 0
+    out, err = capsys.readouterr()
+    assert f"wrote {tmp_path / 'out'}{os.sep}: study.sqlite, report.md, summary.csv, rows.csv, " \
+        "study.json, gap_distribution.png, gap_distribution.svg, time_vs_gap.png" in err
     assert "4 instances (4 computed now), 16 rows" in out and "early" in out and "min_cost" in out
     report = tmp_path / "out" / "report.md"
     assert f"report: {report}" in out
@@ -63,6 +66,7 @@ def test_gap_run_prints_the_table_and_report(
         assert f"({fig}.png)" in text
     assert main(argv) == 0
     assert "4 instances (0 computed now), 16 rows" in capsys.readouterr().out
+    assert not list((tmp_path / "out").glob("*.svg"))  # PNG only: the stale SVGs are gone
 
 
 def test_repeated_algorithm_names_count_once(

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner.progress import phase
 from validation.study import plots
 from validation.study.metrics import SUMMARY_COLUMNS, format_cell, summarise
 from validation.study.spec import StudySpec
@@ -60,14 +61,21 @@ def markdown_table(
     return "\n".join([head, rule, *body])
 
 
-def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
+def write_report(store: Store, study: int, out: str | Path,
+                 formats: Sequence[str] = plots.DEFAULT_FORMATS,
+                 progress: bool | None = None) -> dict[str, Any]:  # fmt: skip
     """Write ``report.md``, ``summary.csv``, ``rows.csv``, the figures and ``errors/`` to ``out``.
+
+    The figures are PNG, plus SVG when ``formats`` holds ``svg``; drawing them
+    shows a timed progress line (``progress``: None on a terminal only,
+    :mod:`planner.progress`).
 
     Returns
     -------
     dict
         ``report`` (path), ``summary`` (records), ``errors`` (error rows),
-        ``figures`` (file names; empty without matplotlib), ``error_files``.
+        ``figures`` (file names; empty without matplotlib), ``error_files``,
+        ``files`` (the path of every file written).
     """
     import json
 
@@ -81,7 +89,8 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
     ident = identity(info["spec"], info["version"])
     (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")
     summary = summarise(rows)
-    figures = plots.draw(rows, summary, out)
+    with phase(f"drawing the figures of {out}", enabled=progress if rows else False):
+        figures = plots.draw(rows, summary, out, formats)
     _summary_csv(summary, out / "summary.csv")
     export_csv(rows, out / "rows.csv")
     errors = [r for r in rows if r["error"]]
@@ -94,8 +103,11 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
             error_files.append(str(path))
     report = out / "report.md"
     report.write_text(_markdown(info, summary, figures, errors, len(rows)), encoding="utf-8")
+    drawn = [out / f"{Path(f).stem}.{ext}" for f in figures for ext in formats]
+    files = [report, out / "summary.csv", out / "rows.csv", out / IDENTITY_FILE, *drawn]
     return {"report": str(report), "summary": summary, "errors": errors,
-            "figures": figures, "error_files": error_files}  # fmt: skip
+            "figures": figures, "error_files": error_files,
+            "files": [str(f) for f in files] + error_files}  # fmt: skip
 
 
 def command(spec: StudySpec) -> str:

@@ -61,10 +61,17 @@ def reproduce(
     """Run reproduction ``name`` and return the paper-vs-ours text.
 
     ``options`` are the experiment's own keywords (timing sizes; ``executor``
-    for the VO-flow experiments).
+    for the VO-flow experiments). On a terminal one progress line counts the
+    runs (or cycles) of all the experiment's readings (:mod:`planner.progress`).
     """
+    import inspect
+
+    from planner.progress import counting
+
     rep = REPRODUCTIONS[name]
-    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
+    unit = "cycles" if "executor" in inspect.signature(rep.run).parameters else "runs"
+    with counting(f"reproduce {name}", unit):
+        cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
     return cmp.render()
 
 
