@@ -18,7 +18,7 @@ import sys
 import textwrap
 from typing import Any
 
-from planner.cli.common import UsageError, param_value
+from planner.cli.common import UsageError, param_value, wrote
 
 _EPILOG = (
     "Family parameters are given as --NAME VALUE (dashes in NAME may stand for "
@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
             fh.write(text)
     except OSError as err:
         raise UsageError(f"planner generate: cannot write {output} ({err.strerror})") from None
+    wrote(output)
     return 0
 
 
