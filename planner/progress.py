@@ -135,6 +135,8 @@ class Progress(Ticker):
             return f"{head}[{self.done}{unit}]  {_clock(elapsed)} elapsed"
         new = self.done - self.start_done
         left = _clock(elapsed / new * (self.total - self.done)) if new else "?"
+        if self.done >= self.total:
+            left = _clock(0.0)
         pct = 100.0 * self.done / self.total if self.total else 100.0
         count = f"[{self.done}/{self.total}] {pct:5.1f}%"
         return f"{head}{count}  {_clock(elapsed)} elapsed  {left} left"

@@ -129,7 +129,7 @@ def run_study(
     study = store.study(spec, version)
     todo = (i for i in range(spec.instances) if i not in done)  # never a list: may be huge
     executor = executor or SerialExecutor()
-    bar = Progress(spec.instances, len(done), enabled=progress)
+    bar = Progress(spec.instances, len(done), label="gap study: instances", enabled=progress)
     written = drain(executor, functools.partial(evaluate_instance, ctx), todo,
                     functools.partial(store.write, study), bar, stop_after=stop_after,
                     unit="instance")  # fmt: skip

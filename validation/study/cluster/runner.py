@@ -45,7 +45,8 @@ def run_cluster_study(
     tasks = spec.tasks()
     todo = [t for t in tasks if (t.workload, t.seed, t.estimates, t.policy) not in done]
     executor = executor or SerialExecutor()
-    bar = Progress(len(tasks), len(tasks) - len(todo), enabled=progress)
+    bar = Progress(len(tasks), len(tasks) - len(todo), label="cluster study: replays",
+                   enabled=progress)
     written = drain(executor, run_task, todo, functools.partial(store.write, study), bar,
                     stop_after=stop_after, unit="replay")  # fmt: skip
     rows = store.rows(study)
