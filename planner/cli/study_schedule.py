@@ -52,6 +52,8 @@ def register(ss: Any, parser_number: Any) -> None:
                    help="where snapshots run: local processes (default) or Dask")  # fmt: skip
     g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--svg", action="store_true", help="also write the figure as SVG "
+                   "(default: PNG only)")  # fmt: skip
     g.set_defaults(run=run_schedule_gap)
 
 
@@ -111,7 +113,8 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
             rows = store.rows(outcome.study)
             seconds = store.seconds(outcome.study)
             with phase(f"writing the report in {out}", enabled=False if args.quiet else None):
-                rep = write_report(rows, store.info(outcome.study), out, seconds)
+                rep = write_report(rows, store.info(outcome.study), out, seconds,
+                                   ("png", "svg") if args.svg else ("png",))
     except StudyError as err:
         raise UsageError(f"{name}: {str(err).splitlines()[0]}") from None
     if args.csv:
@@ -119,8 +122,10 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
             write_csv(rows, args.csv)
         except OSError as err:
             raise UsageError(f"{name}: cannot write {args.csv} ({err.strerror})") from None
+    figures = [f"{f[:-4]}.{e}" for f in rep["figures"] for e in ("png", "svg")
+               if e == "png" or args.svg]  # fmt: skip
     wrote(db, *(out / f for f in ("report.md", "summary.csv", "rows.csv", "study.json",
-                                  *rep["figures"])), args.csv)  # fmt: skip
+                                  *figures)), args.csv)  # fmt: skip
     counts = ", ".join(f"{v} {k}" for k, v in statuses(rows).items())
     print(f"{spec.snapshots} snapshots of {spec.jobs} jobs on {spec.machines} machines "
           f"({outcome.written} solved now) in {db}; CP-SAT within {spec.time_limit:g} s: "

@@ -108,8 +108,10 @@ def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path,
 
 
 def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out: str | Path,
-                 seconds: tuple[float, float] = (0.0, 0.0)) -> dict[str, Any]:  # fmt: skip
-    """Write report.md, summary.csv, rows.csv, study.json and the figure to ``out``.
+                 seconds: tuple[float, float] = (0.0, 0.0),
+                 formats: Sequence[str] = ("png",)) -> dict[str, Any]:  # fmt: skip
+    """Write report.md, summary.csv, rows.csv, study.json and the figure (PNG, plus SVG when
+    ``formats`` holds ``svg``) to ``out``.
 
     Only the line starting ``- timing:`` depends on the run (creation time,
     seconds); the rest is a function of the rows.
@@ -122,7 +124,7 @@ def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out
     summary = summarise(rows)
     write_csv(summary, out / "summary.csv", SUMMARY)
     write_csv(rows, out / "rows.csv")
-    figures = draw(summary, out)
+    figures = draw(summary, out, formats)
     text = markdown(info, rows, summary, statuses(rows), figures, seconds)
     (out / "report.md").write_text(text, encoding="utf-8")
     return {"report": str(out / "report.md"), "summary": summary, "figures": figures,
