@@ -69,6 +69,9 @@ def figure_class() -> Any:
         raise RuntimeError("planner: plotting needs matplotlib (pip install 'planner[plot]')") \
             from None  # fmt: skip
     return Figure
+MAX_ROWS = 30
+"""Above this many nodes, :func:`plot_windows` draws only the nodes the windows use."""
+
 _AXES_PX = 720  # approximate plot-area width: labels that would not fit are left out
 _CHAR_PX = 4.5
 
@@ -118,6 +121,7 @@ def plot_windows(
     path: str | os.PathLike[str],
     *,
     title: str | None = None,
+    all_nodes: bool = False,
 ) -> None:
     """Draw ``windows`` over the instance's free slots and write a PNG or SVG to ``path``.
 
@@ -132,6 +136,10 @@ def plot_windows(
         Output file; the suffix (``.png`` or ``.svg``) picks the format.
     title
         Optional figure title (default: the instance name).
+    all_nodes
+        Draw every node; by default an instance of more than :data:`MAX_ROWS`
+        nodes shows only the nodes the windows use (the title says how many
+        others are left out). Slot numbers stay those of the whole list.
 
     Raises
     ------
@@ -151,16 +159,25 @@ def plot_windows(
     ends = [s.end for s in instance.slots] + [p.end for w in shown for p in w.placements]
     starts = [s.start for s in instance.slots] + [w.start for w in shown]
     lo, hi = instance.horizon or (min(starts, default=0), max(ends, default=1))
-    row = {n.id: len(instance.nodes) - 1 - i for i, n in enumerate(instance.nodes)}
+    nodes = list(instance.nodes)
+    used = {p.node for w in shown for p in w.placements}
+    if len(nodes) > MAX_ROWS and used and not all_nodes:
+        nodes = [n for n in nodes if n.id in used]
+    hidden = len(instance.nodes) - len(nodes)
+    row = {n.id: len(nodes) - 1 - i for i, n in enumerate(nodes)}
 
-    fig = Figure(figsize=(10, 1.2 + 0.45 * len(instance.nodes)), dpi=100)
+    fig = Figure(figsize=(10, 1.2 + 0.45 * len(nodes)), dpi=100)
     ax = fig.add_subplot()
     for node, spans in _busy(instance, lo, hi).items():
+        if node not in row:
+            continue
         ax.broken_barh(
             [(a, b - a) for a, b in spans], (row[node] - 0.35, 0.7),
             facecolors="#d9d9d9", edgecolors="#a0a0a0", hatch="///", linewidth=0.5,
         )  # fmt: skip
     for k, s in enumerate(instance.slots):
+        if s.node not in row:
+            continue
         ax.broken_barh(
             [(s.start, s.end - s.start)], (row[s.node] - 0.35, 0.7),
             facecolors="white", edgecolors="#606060", linewidth=0.8,
@@ -180,13 +197,16 @@ def plot_windows(
                     clip_on=True,
                 )  # fmt: skip
     ax.set_yticks(
-        [row[n.id] for n in instance.nodes],
-        [f"{n.id} (p={n.performance:g}, c={n.price:g})" for n in instance.nodes],
+        [row[n.id] for n in nodes],
+        [f"{n.id} (p={n.performance:g}, c={n.price:g})" for n in nodes],
     )
-    ax.set_ylim(-0.6, len(instance.nodes) - 0.4)
+    ax.set_ylim(-0.6, len(nodes) - 0.4)
     ax.set_xlim(lo, hi)
     ax.set_xlabel("time (quanta)")
-    ax.set_title(title if title is not None else (instance.name or "windows"))
+    head = title if title is not None else (instance.name or "windows")
+    if hidden:
+        head += f"\nthe {len(nodes)} nodes the windows use ({hidden} others not drawn)"
+    ax.set_title(head)
     ax.grid(axis="x", linewidth=0.3, alpha=0.5)
     handles = [Patch(facecolor="white", edgecolor="#606060", label="free slot")]
     handles.append(Patch(facecolor="#d9d9d9", edgecolor="#a0a0a0", hatch="///", label="busy"))
