@@ -103,7 +103,7 @@ def _counts(fig: Any) -> dict[tuple[str, str], int]:
     for ax in fig.axes:
         kind = "relative" if "relative" in ax.get_title().lower() else "absolute"
         for t in (*ax.get_yticklabels(), *ax.texts):
-            text = t.get_text().replace("gap 0 on every row:", "").replace("\n", " ")
+            text = re.sub(r"gap 0 on every row( \(grey\))?:", "", t.get_text()).replace("\n", " ")
             for label, n in re.findall(r"([^,()]+?) \(n=(\d+)\)", text):
                 assert out.setdefault((kind, label.strip()), int(n)) == int(n)
     return out

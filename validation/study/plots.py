@@ -131,7 +131,8 @@ def _zero_note(ax: Any, names: list[str]) -> None:
 
     if names:
         text = textwrap.fill("gap 0 on every row: " + ", ".join(names), 95)
-        ax.text(0.0, -0.2, text, transform=ax.transAxes, fontsize=7, va="top", ha="left")
+        ax.annotate(text, (0.0, 0.0), xycoords="axes fraction", xytext=(0, -36),
+                    textcoords="offset points", fontsize=7, va="top", ha="left")
 
 
 def _gaps(plt: Any, rows: Any, summary: Any, labels: list[str], ngeo: int) -> Any:
@@ -186,21 +187,24 @@ def _times(plt: Any, rows: Any, summary: Any, labels: list[str], ngeo: int) -> A
                 continue
             x = float(np.median([r["heuristic_seconds"] for r in mine])) * 1000.0
             y = float(np.mean([_gap_of(r) for r in mine]))
-            ax.scatter([x], [y], s=36, marker=markers.get(mine[0]["geometry"], "o"),
-                       color=colours[mine[0]["algorithm"]])  # fmt: skip
-            if y == 0.0:  # optimal on every row: listed once, not labelled on top of each other
+            marker = markers.get(mine[0]["geometry"], "o")
+            if y == 0.0:  # optimal on every row: grey and listed, not labelled on top of each other
+                ax.scatter([x], [y], s=36, marker=marker, facecolors="none", edgecolors="grey")
                 at_zero.append(f"{lab} (n={len(mine)})")
                 continue
+            ax.scatter([x], [y], s=36, marker=marker, color=colours[mine[0]["algorithm"]])
             ax.annotate(f"{lab} (n={len(mine)})", (x, y), fontsize=7, xytext=(4, 3),
                         textcoords="offset points")  # fmt: skip
         if at_zero:
-            ax.text(0.01, 0.98, "gap 0 on every row:\n" + "\n".join(at_zero),
+            ax.text(0.01, 0.98, "gap 0 on every row (grey):\n" + "\n".join(at_zero),
                     transform=ax.transAxes, fontsize=6, va="top", ha="left",
                     bbox={"boxstyle": "round", "fc": "white", "alpha": 0.8})  # fmt: skip
         ax.set_xscale("log")
         ax.set_xlabel("median heuristic time per job (ms, log scale)")
         ax.set_yscale("symlog", linthresh=0.01 if kind == "relative" else 1.0)
-        ax.set_ylim(bottom=0)
+        top = max((float(np.mean([_gap_of(r) for r in g])) for (k, _), g in groups.items()
+                   if k == kind), default=0.0)  # fmt: skip
+        ax.set_ylim(0, 3 * top if top > 0 else None)  # headroom: labels stay below the title
         ax.set_ylabel("mean " + AXIS[kind])
         ax.set_title(f"Heuristic time vs mean {kind} gap" + (" (o rough, s square)" if ngeo > 1
                                                                else ""))  # fmt: skip
@@ -222,9 +226,10 @@ def _matches(plt: Any, rows: Any, summary: Any, labels: list[str], ngeo: int) ->
     im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
     for (i, j), v in np.ndenumerate(grid):
         if not np.isnan(v):
-            ax.text(j, i, f"{v:.0f}% n={count[i, j]}", ha="center", va="center", fontsize=6)
+            ax.text(j, i, f"{v:.0f}% n={count[i, j]}", ha="center", va="center", fontsize=6,
+                    color="white" if v < 15 or v > 85 else "black")  # fmt: skip
     ax.set_xticks(range(len(crits)), crits, rotation=30, ha="right")
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     ax.set_title("Exact-match rate (%) per criterion; n = rows with a proven optimum")
-    fig.colorbar(im, ax=ax, fraction=0.04)
+    fig.colorbar(im, ax=ax, fraction=0.04, label="exact-match rate (%)")
     return fig
