@@ -668,6 +668,7 @@ def test_each_study_keeps_its_own_report_folder(
     assert main(["study", "list", "--db", "study-out/study.sqlite"]) == 0
     capsys.readouterr()
     assert main([*base, "--instances", "2", "--out", "mine"]) == 0
+    capsys.readouterr()
     before = Path("mine/report.md").read_bytes()
     assert main([*base, "--instances", "3", "--out", "mine"]) == 2
     _one_line(capsys, "holds the report of another study")
