@@ -28,6 +28,7 @@ from types import TracebackType
 from typing import TextIO, TypeVar
 
 T = TypeVar("T")
+_Self = TypeVar("_Self", bound="Ticker")
 
 ENV: str = "PLANNER_PROGRESS"
 """Environment variable forcing progress on (``1``) or off (``0``) whatever stderr is."""
@@ -101,7 +102,7 @@ class Ticker:
             self._thread.join()
         self.draw("\n")
 
-    def __enter__(self) -> Ticker:
+    def __enter__(self: _Self) -> _Self:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
