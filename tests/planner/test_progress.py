@@ -122,3 +122,14 @@ def test_counting_gathers_every_loop_on_one_line() -> None:
     assert "aep-criteria [5 runs]" in text and "reading 1" not in text
     assert text.count("\n") == 1
     advance()  # outside any counter: nothing to count on, no error
+
+
+def test_a_line_never_wraps_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal the line is cut to its width: a wrapped line could not be rewritten."""
+    import os
+    import shutil
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda *a: os.terminal_size((20, 5)))
+    buf = _Tty()
+    Ticker(lambda: "x" * 50, enabled=True, stream=buf, interval=3600).close()
+    assert buf.getvalue() == "\r" + "x" * 19 + "\r" + "x" * 19 + "\n"
