@@ -94,7 +94,7 @@ def measure(
     out["CM", "kept", "slots_per_cycle"] = []
     unit = float(FAMILIES[ref["family"]].defaults["money_unit"])  # costs in the paper's unit
     kept = 0
-    for r in track(range(runs)):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), price_cap=reading,
                         **{**DEFAULT_PARAMS, **params})  # fmt: skip
         found = {a: alternatives_by_job(inst, a, cut) for a in ("alp", "amp")}

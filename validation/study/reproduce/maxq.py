@@ -95,7 +95,7 @@ def measure(seed: int, runs: int, reading: dict[str, Any] | None = None, *,
     cost: list[float] = []
     length: list[float] = []
     at_level: list[float] = []
-    for r in track(range(runs)):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = reading_instance(ref["family"], ref["params"], instance_seed(seed, r), reading)
         job = inst.jobs[0]
         for name in ALGORITHMS:

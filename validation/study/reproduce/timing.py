@@ -69,7 +69,7 @@ def column(seed: int, runs: int, repeats: int, params: dict[str, Any]) -> dict[s
     alts: list[float] = []
     rect: list[float] = []  # untimed: the count under the rectangle cut (docs/reproductions.md)
     slots: list[float] = []
-    for r in track(range(runs)):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), **{**ref["params"], **params})
         job = inst.jobs[0]
         slots.append(len(inst.slots))
@@ -94,7 +94,7 @@ def placement(seed: int, runs: int, repeats: int) -> dict[str, Any]:
 
     ref = reference("dep-coord")
     ms: dict[str, list[float]] = {a: [] for a in PLACEMENT}
-    for r in track(range(runs)):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), **ref["params"])
         inst = layout_instance(inst, USED_LAYOUT, instance_seed(seed, r))
         job = inst.jobs[0]
