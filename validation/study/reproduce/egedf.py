@@ -220,14 +220,19 @@ def plot(o: Outcome, out: str | Path) -> list[Path]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     fig, axes = plt.subplots(2, 3, figsize=(13, 7))
+    styles = dict(zip(POLICIES, (("o", "-", 9), ("s", "--", 7.5), ("^", "-.", 6.5),
+                                 ("D", ":", 5), ("v", (0, (5, 1)), 4)), strict=False))  # fmt: skip
     for ax, (c, label, figure) in zip(axes.flat, CRITERIA, strict=True):
         for p in POLICIES:
-            ax.plot(INTERARRIVALS, [o.means[(a, p)][c] for a in INTERARRIVALS], marker="o",
-                    label=p)  # fmt: skip
+            marker, line, size = styles.get(p, ("o", "-", 6))
+            ax.plot(INTERARRIVALS, [o.means[(a, p)][c] for a in INTERARRIVALS], marker=marker,
+                    ls=line, ms=size, label=p, alpha=0.85)  # fmt: skip
+        if max(o.means[(a, p)][c] for a in INTERARRIVALS for p in POLICIES) == 0:
+            ax.set_ylim(-0.05, 1)  # all zero: a plain axis, not a ±0.04 offset scale
         ax.set_title(f"{figure}: {label}")
         ax.set_xlabel("mean inter-arrival time (s)")
         ax.grid(alpha=0.3)
-    axes.flat[0].legend()
+    axes.flat[0].legend(title="policy (coinciding lines overlap)", fontsize="small")
     fig.suptitle(f"Klusáček & Rudová 2008 setting: {o.jobs} jobs, {o.repetitions} repetition(s)")
     fig.tight_layout()
     path = out / "egedf-figures.png"
