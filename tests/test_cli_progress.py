@@ -103,6 +103,7 @@ def test_report_rerender_names_its_files(tmp_path: Path, monkeypatch: pytest.Mon
         (["simulate", "WORKLOAD", "--policy", "fcfs"], "replaying under fcfs: jobs [5/5]"),
         (["simulate", "WORKLOAD", "--policy", "fcfs"], "reading mixed.json: done in"),
         (["check-schedule", "WORKLOAD", "jobs.csv"], "checking jobs.csv: done in"),
+        (["exact", "inst.json"], "exact cpsat solves: jobs [2/2] 100.0%"),
         (["flow", "tiny", "--cycles", "2"], "flow slicer: cycles [2/2] 100.0%"),
         (["flow", "tiny", "--cycles", "2", "--replay", "1"], "replaying the cycles [2/2]"),
         (["study", "reproduce", "css-criteria", "--runs", "1"],
@@ -121,6 +122,8 @@ def test_progress_when_forced_on_and_not_in_a_pipe(
     argv = [workload if a == "WORKLOAD" else a for a in argv]
     if argv[0] == "check-schedule":
         assert main(["simulate", workload, "--policy", "fcfs", "-o", "jobs.csv"]) == 0
+    if argv[0] == "exact":
+        assert main(["generate", "tiny", "--seed", "1", "--jobs", "2", "-o", "inst.json"]) == 0
     capsys.readouterr()
     monkeypatch.setenv("PLANNER_PROGRESS", "1")
     assert main(argv) == 0
