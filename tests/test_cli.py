@@ -152,3 +152,20 @@ def test_early_ctrl_c_is_one_line_and_130(tmp_path: Path, runner: str, point: st
     assert proc.returncode == 130, (proc.returncode, err)
     assert err.count("\n") == 1 and err.startswith("planner: interrupted"), err
     assert not list(tmp_path.iterdir())  # stopped before the study opened anything
+
+
+def test_python_dash_m_planner_is_the_cli() -> None:
+    """``python -m planner`` runs the same command line as ``planner``."""
+    done = subprocess.run([sys.executable, "-m", "planner", "--version"], capture_output=True,
+                          text=True, check=False, timeout=HANG_GUARD_S)  # fmt: skip
+    assert (done.returncode, done.stdout.strip()) == (0, f"planner {__version__}")
+
+
+def test_simulate_help_says_bare_names_read_the_bundled_logs() -> None:
+    """``simulate --help`` names every bundled log a bare file name resolves to."""
+    from instances.traces.bundled import bundled_traces
+
+    text = " ".join(_cli("simulate", "--help").stdout.split())
+    assert "bundled log" in text and "Batsim" in text
+    logs = [name for name in bundled_traces() if name.endswith(".swf.gz")]
+    assert logs and all(name in text.replace("- ", "-") for name in logs)

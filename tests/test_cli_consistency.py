@@ -30,10 +30,18 @@ def _json_lines(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
 
 
 def test_list_shows_every_registry_name(capsys: pytest.CaptureFixture[str]) -> None:
-    """``planner list`` prints every algorithm, alias, criterion, family, solver and problem."""
+    """``planner list`` prints every algorithm, alias, criterion, family, solver, problem,
+    cluster and VO policy, workload family and bundled trace."""
+    from instances import WORKLOAD_FAMILIES
+    from instances.traces.bundled import bundled_traces
+    from planner.cluster.policies import POLICIES as CLUSTER
+    from planner.vo.policies import POLICIES as VO
+
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     names = [*ALGORITHMS, *CRITERIA, *FAMILIES, *SOLVERS, *COMBINATION_SOLVERS, *JOINT_SOLVERS]
+    names += [*CLUSTER, *VO, *WORKLOAD_FAMILIES, *bundled_traces()]
+    assert len(bundled_traces()) >= 4  # the three logs and the HPC2N machines file
     names += [a for alg in ALGORITHMS.values() for a in alg.aliases]
     names += [p.name for p in PROBLEMS.values()]
     missing = [n for n in names if n not in out]
@@ -45,9 +53,19 @@ def test_list_shows_every_registry_name(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_list_reads_the_registry(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A name added to a registry appears without a change to the command."""
+    from planner.cluster.policies import POLICIES as CLUSTER
+    from planner.vo.policies import POLICIES as VO
+
+    class Mine:
+        """A user's own policy."""
+
     monkeypatch.setitem(SOLVERS, "my_solver", "a user's own backend")
-    assert main(["list", "solvers"]) == 0
-    assert "my_solver" in capsys.readouterr().out
+    monkeypatch.setitem(CLUSTER, "my_cluster_policy", Mine)
+    monkeypatch.setitem(VO, "my_vo_policy", Mine)
+    for section, name in [("solvers", "my_solver"), ("cluster-policies", "my_cluster_policy"),
+                          ("vo-policies", "my_vo_policy")]:  # fmt: skip
+        assert main(["list", section]) == 0
+        assert name in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
