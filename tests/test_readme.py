@@ -52,6 +52,7 @@ def test_the_tour_has_the_main_commands() -> None:
             "list", "simulate", "flow"} <= shown  # fmt: skip
 
 
+@pytest.mark.slow
 def test_tour_commands_run(tmp_path: Path) -> None:
     """Each tour command exits 0 in order, without a traceback."""
     # the instances/ paths of the tour are relative to the clone

@@ -185,6 +185,7 @@ def test_cli_refuses_another_database(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "not a planner.schedule-gap-study/1 database" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["local", "dask"])
 def test_executors_store_the_same_rows(kind: str, tmp_path: Path) -> None:
     """Two local worker processes, or a Dask local cluster, store the rows of a serial run."""

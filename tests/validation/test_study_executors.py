@@ -21,6 +21,7 @@ from validation.study import (
 )
 
 
+@pytest.mark.slow
 def test_local_pool_gives_the_serial_rows(tmp_path: Path) -> None:
     """Two spawned workers give the rows of the in-process run."""
     with Store(tmp_path / "pool.sqlite") as store:
@@ -28,6 +29,7 @@ def test_local_pool_gives_the_serial_rows(tmp_path: Path) -> None:
         assert stable(store.rows(out.study)) == clean_rows(tmp_path)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_serial_rows(tmp_path: Path) -> None:
     """A 2-worker Dask LocalCluster on loopback gives the rows of the in-process run."""
     pytest.importorskip("distributed")
@@ -98,6 +100,7 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
 def test_pool_workers_exit_when_the_study_process_is_killed(tmp_path: Path) -> None:
     """``kill -9`` of the study process leaves no worker behind (they would block for ever)."""

@@ -388,6 +388,7 @@ def test_a_second_run_on_a_busy_database_is_refused(
     assert not (out / "study.sqlite.lock").exists()
 
 
+@pytest.mark.slow
 def test_two_concurrent_processes_never_corrupt_the_database(tmp_path: Path) -> None:
     """Two ``planner study gap`` processes on one ``--db`` at once: one finishes, the other
     finishes too or is refused with exit 2 and one line; the rows are a clean run's."""
@@ -455,6 +456,7 @@ def sleepy_solve(instance: Any, job: Any, *args: Any) -> Any:
 SLEEPY = Toolkit(algorithms=fake_algorithms, search=no_window, solve=sleepy_solve)
 
 
+@pytest.mark.slow
 def test_ctrl_c_between_results_does_not_wait_for_running_solves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -491,6 +493,7 @@ def _sigint_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wait_for_rows", [False, True])
 def test_ctrl_c_ends_promptly_with_130_and_one_line(tmp_path: Path, wait_for_rows: bool) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) on a huge study

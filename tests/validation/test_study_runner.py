@@ -131,6 +131,7 @@ def test_resume_after_stop_gives_the_clean_rows(tmp_path: Path) -> None:
         assert stable(store.rows(out.study)) == clean_rows(tmp_path)
 
 
+@pytest.mark.slow
 def test_resume_after_a_killed_worker_gives_the_clean_rows(tmp_path: Path) -> None:
     """A worker killed by SIGKILL stops the study; the rerun ends with exactly the clean rows."""
     db = tmp_path / "killed.sqlite"
@@ -152,6 +153,7 @@ def test_rerun_of_a_finished_study_computes_nothing(tmp_path: Path) -> None:
         assert other.study != first.study and other.written == SPEC.instances
 
 
+@pytest.mark.slow
 def test_broken_heuristic_gives_error_rows_and_saved_instances(tmp_path: Path) -> None:
     """The zero-cost heuristic is flagged on every found window and its instances are saved."""
     with Store(tmp_path / "db.sqlite") as store:
@@ -257,6 +259,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_study_process_then_rerun(tmp_path: Path) -> None:
     """``kill -9`` of a running ``planner study gap`` (real heuristics) loses nothing on rerun.
 
