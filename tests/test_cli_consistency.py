@@ -137,3 +137,27 @@ def test_list_cites_papers_by_author_and_year(capsys: pytest.CaptureFixture[str]
     assert "Toporkov et al. 2011 §3 (ALP)" in out
     cited = list_cmd.cite("seed 004 §4.2 (MaxQ Lite)")
     assert cited == "Toporkov & Yemelyanov 2018 §4.2 (MaxQ Lite)"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", EXAMPLE, "--algorithm", "min_cost"],  # a heuristic's window
+        ["exact", EXAMPLE, "--criterion", "min_cost"],  # the exact window
+        ["alternatives", EXAMPLE, "--algorithm", "amp"],  # the alternatives
+        ["combine", EXAMPLE, "--problem", "8"],  # the chosen combination
+    ],
+)
+def test_one_node_list_format_in_every_table(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each table prints a window's nodes as one comma-joined field (docs/formats.md): the
+    nodes of the JSON output's placements, in order."""
+    assert main(argv) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert main([*argv, "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    lists = [[p["node"] for p in r["window"]["placements"]] for r in records if r.get("window")]
+    assert lists
+    for nodes in lists:
+        assert any(",".join(nodes) in line.split() for line in table[2:]), (nodes, table)
