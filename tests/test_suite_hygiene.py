@@ -27,8 +27,8 @@ def violations(text: str) -> list[str]:
         code = line.split("#", 1)[0]
         if code.lstrip().startswith("assert") and "<" in code and CLOCK.search(code):
             found.append(f"{no}: asserts a duration")
-        if re.search(r"timeout=\d", code):
-            found.append(f"{no}: a literal timeout (use HANG_GUARD_S)")
+        if re.search(r"timeout=(?!HANG_GUARD_S\b)", code):
+            found.append(f"{no}: a timeout other than the hang guard HANG_GUARD_S")
         if SIGNAL.search(code) and any("time.sleep(" in x for x in lines[max(0, no - 4) : no - 1]):
             found.append(f"{no}: a signal sent after a fixed sleep")
     return found
@@ -40,7 +40,8 @@ def violations(text: str) -> list[str]:
         ("assert time.monotonic() - began < 10", "asserts a duration"),  # a measured duration
         ("    assert res.runtime < 6.0", "asserts a duration"),  # a solver's reported runtime
         ("assert max(r['exact_seconds'] for r in rows) < 0.5", "asserts a duration"),  # a row
-        ("proc.communicate(timeout=30)", "a literal timeout"),  # instead of the hang guard
+        ("proc.communicate(timeout=30)", "other than the hang guard"),  # a literal timeout
+        ("run(argv, timeout=budget)", "other than the hang guard"),  # a budget in a variable
         ("time.sleep(0.08)\nproc.send_signal(signal.SIGINT)", "after a fixed sleep"),  # a race
     ],
 )
