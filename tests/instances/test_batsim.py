@@ -112,6 +112,14 @@ def test_invalid_batsim_files(doc: dict[str, Any], where: str, rule: str, tmp_pa
     assert (err.value.file, err.value.path) == (str(path), where) and rule in err.value.rule
 
 
+def test_validate_reads_a_batsim_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``planner validate batsim.json`` takes it for a workload and summarises it."""
+    path = tmp_path / "batsim.json"
+    path.write_text(json.dumps(BATSIM), encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    assert "valid workload (4 jobs on 1 machine(s), 4 CPUs" in capsys.readouterr().out
+
+
 def test_neither_format_names_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A JSON object that is neither planner.workload/1 nor Batsim: one line naming both."""
     path = tmp_path / "other.json"
