@@ -119,6 +119,13 @@ def test_validate_bad_paths_and_bytes(
     assert err.startswith(f"{path}: {rule}") and err.count("\n") == 1 and "Traceback" not in err
 
 
+def _sigint_default() -> None:
+    """Child set-up: SIGINT at its default, as in a terminal (a shell's background job, such
+    as a test run started with ``&``, starts with it ignored, and then Python installs no
+    KeyboardInterrupt handler and Ctrl-C does nothing)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("runner", "point"),
     [
@@ -143,6 +150,7 @@ def test_early_ctrl_c_is_one_line_and_130(tmp_path: Path, runner: str, point: st
         [sys.executable, *start,
          "study", "gap", "--instances", "1000", "--workers", "1", "--out", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=_sigint_default,
     )  # fmt: skip
     assert proc.stderr is not None
     read_until(proc.stderr, f"planner: paused at {point}")
