@@ -1,4 +1,4 @@
-"""Read and write Batsim workload JSON (Dutot et al. 2016; ``docs/workloads.md``).
+"""Read and write Batsim workload JSON (Dutot, Mercier, Poquet & Richard 2016; docs/workloads.md).
 
 A Batsim workload describes ``nb_res`` identical resources, jobs and their
 profiles::
