@@ -42,7 +42,13 @@ def test_every_example_is_covered() -> None:
     assert not (unknown & own)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECT))
+SLOW = {"gap_study.py"}
+"""Examples that take more than ~4 s on 2 cores (marked ``slow``)."""
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(EXPECT)]
+)
 def test_example_runs(name: str, tmp_path: Path) -> None:
     """The script exits 0 and prints its success line."""
     args, expected = EXPECT[name]
