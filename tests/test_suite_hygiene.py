@@ -2,7 +2,9 @@
 
 Rules (``tests/waiting.py``): a test waits for an event it observes and bounds the
 wait only by ``HANG_GUARD_S``; it never asserts a duration, never gives a child a
-literal timeout, and never sends a signal after a fixed sleep.
+literal timeout, and never sends a signal after a fixed sleep. A child that gets
+SIGINT starts with SIGINT at its default (``preexec_fn``) or installs Python's
+handler itself: a suite run in the background starts with SIGINT ignored.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def violations(text: str) -> list[str]:
             found.append(f"{no}: a timeout other than the hang guard HANG_GUARD_S")
         if SIGNAL.search(code) and any("time.sleep(" in x for x in lines[max(0, no - 4) : no - 1]):
             found.append(f"{no}: a signal sent after a fixed sleep")
+    if re.search(r"(send_signal|killpg)\([^)]*SIGINT", text) and not re.search(
+        r"preexec_fn=|default_int_handler", text
+    ):
+        found.append("0: SIGINT to a child that may ignore it (reset it in preexec_fn)")
     return found
 
 
@@ -43,6 +49,7 @@ def violations(text: str) -> list[str]:
         ("proc.communicate(timeout=30)", "other than the hang guard"),  # a literal timeout
         ("run(argv, timeout=budget)", "other than the hang guard"),  # a budget in a variable
         ("time.sleep(0.08)\nproc.send_signal(signal.SIGINT)", "after a fixed sleep"),  # a race
+        ("proc.send_signal(signal.SIGINT)", "may ignore it"),  # inherited SIG_IGN: no effect
     ],
 )
 def test_the_rules_catch_each_breach(text: str, rule: str) -> None:
