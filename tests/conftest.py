@@ -23,8 +23,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import settings
 
 from instances import Instance, Job, Node, Slot
+
+# Hypothesis' default 200 ms deadline per example is a wall-clock test: off for the suite.
+settings.register_profile("planner", deadline=None)
+settings.load_profile("planner")
 
 
 def tiny_instance(geometry: str = "rough") -> Instance:

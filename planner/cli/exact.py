@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         w = res.window
         rows.append(
             [job.id, crit, res.status, _num(res.objective), _num(res.bound)]
-            + ([w.start, w.finish, w.cost, " ".join(w.nodes)] if w else ["-"] * 4)
+            + ([w.start, w.finish, w.cost, ",".join(w.nodes)] if w else ["-"] * 4)
             + [f"{res.runtime:.3f}"]
         )
     if not args.json:

@@ -24,12 +24,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",
         help="replay a job stream on machines under a scheduling policy",
-        description="Replay a workload (planner.workload/1 JSON, or an SWF log .swf/.swf.gz) "
-        "under one policy and print the summary metrics (docs/job-flows.md).",
+        description="Replay a workload (planner.workload/1 JSON, Batsim workload JSON, or an "
+        "SWF log .swf/.swf.gz) under one policy and print the summary metrics "
+        "(docs/job-flows.md). A bare file name that is not in the current directory but names "
+        f"a bundled log ({', '.join(_bundled())}) reads the bundled log.",
     )
-    p.add_argument("workload", help="planner.workload/1 JSON, .swf or .swf.gz")
+    p.add_argument("workload", help="planner.workload/1 or Batsim JSON, .swf or .swf.gz; or a "
+                   "bundled log's name")  # fmt: skip
     p.add_argument("--policy", required=True, help=f"one of: {', '.join(POLICIES)}")
-    p.add_argument("--machines", metavar="FILE", help="Alea machines file (replaces the header's)")
+    p.add_argument("--machines", metavar="FILE", help="Alea machines file (replaces the header's; "
+                   "a bundled one by its bare name, e.g. hpc2n-alea.swf.machines)")  # fmt: skip
     p.add_argument("--estimates", default="requested", choices=("requested", "actual"),
                    help="requested: the users' estimates (default); actual: e = w")  # fmt: skip
     p.add_argument("-o", "--output", metavar="jobs.csv", help="write the per-job rows")
@@ -40,6 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a policy option, e.g. tabu: iterations=20, tabu_size=5, every=2, "
                    "seed=3; flex: weights=2,1,1 (docs/schedule-based.md)")  # fmt: skip
     p.set_defaults(run=run)
+
+
+def _bundled() -> list[str]:
+    """Return the names of the bundled logs (the registry of ``planner list traces``)."""
+    from instances.traces.bundled import bundled_traces
+
+    return [name for name, kind in bundled_traces().items() if kind.startswith("SWF")]
 
 
 def _write(what: str, path: str, writer: Any) -> None:

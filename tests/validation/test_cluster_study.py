@@ -102,6 +102,7 @@ def test_not_a_cluster_database(tmp_path: Path) -> None:
         ClusterStore(path)
 
 
+@pytest.mark.slow
 def test_cli_study_cluster(files: tuple[str, str], tmp_path: Path,
                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     """The command prints the table, writes the report; a rerun computes nothing."""
@@ -118,6 +119,7 @@ def test_cli_study_cluster(files: tuple[str, str], tmp_path: Path,
     assert "no such file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_cli_study_cluster_on_dask_matches_local(
     files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -44,6 +44,7 @@ def test_bad_input_exits_2_with_one_line(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_gap_run_prints_the_table_and_report(
     tmp_path: Path, capsys: pytest.CaptureFixture, fake_kit: None
 ) -> None:
@@ -80,6 +81,7 @@ def test_repeated_algorithm_names_count_once(
     assert "2 instances (2 computed now), 4 rows" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_error_rows_exit_nonzero(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -117,6 +119,7 @@ def test_export_to_an_unknown_format_exits_2(
     assert err.count("\n") == 1 and ".csv or .parquet" in err and not target.exists()
 
 
+@pytest.mark.slow
 def test_quick_default_runs_without_arguments(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
