@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import Any
 
 from instances.errors import did_you_mean
@@ -32,6 +33,8 @@ QUICK: dict[str, Any] = {
 """The quick default study (``planner study gap`` without arguments)."""
 
 DEFAULT_OUT = "study-out"
+
+WIDE_HELP = "print every column of the summary (default: a table that fits 100 columns)"
 
 MAX_WORKERS = 256
 """The most local worker processes."""
@@ -137,6 +140,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--executor", default="local", choices=("local", "dask"))
     g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--wide", action="store_true", help=WIDE_HELP)
     g.set_defaults(run=run_gap)
 
     from planner.cli import study_cluster
@@ -176,6 +180,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         if name == "report":
             e.add_argument("--out", help=f"report directory (default: {DEFAULT_OUT}/"
                            "FAMILY-HASH, one per study)")  # fmt: skip
+            e.add_argument("--wide", action="store_true", help=WIDE_HELP)
         if name == "export":
             e.add_argument("-o", "--output", required=True, help="FILE.csv or FILE.parquet")
         e.set_defaults(run={"report": run_report, "export": run_export, "list": run_list}[name])
@@ -212,7 +217,7 @@ def run_gap(args: argparse.Namespace) -> int:
     from planner import __version__
     from validation.study import Store, StudySpec, WorkerLost, make_executor, resolve, run_study
     from validation.study.executors import WorkerStartError, check_scheduler
-    from validation.study.report import check_out, default_dir, text_table, write_report
+    from validation.study.report import check_out, default_dir, write_report
 
     if args.family is None and args.params:
         raise UsageError("planner study gap: family parameters need --family")
@@ -261,8 +266,7 @@ def run_gap(args: argparse.Namespace) -> int:
         rep = write_report(store, outcome.study, out)
     print(f"{spec.family}: {spec.instances} instances ({outcome.written} computed now), "
           f"{outcome.rows} rows in {db}")  # fmt: skip
-    print(text_table(rep["summary"]))
-    print(f"report: {rep['report']}")
+    _print_summary(rep, args.wide)
     if rep["errors"]:
         print(f"planner study: {len(rep['errors'])} error row(s) (see the report); instances "
               f"saved in {out / 'errors'}", file=sys.stderr)  # fmt: skip
@@ -289,16 +293,27 @@ def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 @_study_errors
 def run_report(args: argparse.Namespace) -> int:
     """Re-render the report of a study from its database."""
-    from validation.study.report import check_out, default_dir, text_table, write_report
+    from validation.study.report import check_out, default_dir, write_report
 
     store, info = _open_study(args)
     with store:
         out = args.out or default_dir(DEFAULT_OUT, info["spec"], info["version"])
         check_out(out, info["spec"], info["version"], args.db)
         rep = write_report(store, info["id"], out)
-    print(text_table(rep["summary"]))
-    print(f"report: {rep['report']}")
+    _print_summary(rep, args.wide)
     return 0
+
+
+def _print_summary(rep: dict[str, Any], wide: bool) -> None:
+    """Print a gap study's summary table, its columns in words, the Findings and the report path."""
+    from validation.study.report import NARROW_LEGEND, text_table
+
+    print(text_table(rep["summary"], wide=wide))
+    if not wide:
+        print(textwrap.fill(NARROW_LEGEND, 100))
+    print()
+    print(rep["findings"])
+    print(f"report: {rep['report']}")
 
 
 @_study_errors
