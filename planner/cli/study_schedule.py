@@ -50,6 +50,8 @@ def register(ss: Any, parser_number: Any) -> None:
                    help="where snapshots run: local processes (default) or Dask")  # fmt: skip
     g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--wide", action="store_true",
+                   help="print the table with its long headers (default: fits 100 columns)")
     g.set_defaults(run=run_schedule_gap)
 
 
@@ -65,13 +67,12 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
     from validation.study.schedule import (
         ScheduleGapSpec,
         ScheduleGapStore,
-        render,
         run_schedule_gap_study,
         statuses,
         write_report,
     )  # fmt: skip
     from validation.study.schedule.markdown import default_dir
-    from validation.study.schedule.report import write_csv
+    from validation.study.schedule.report import text_table, write_csv
 
     name = "planner study schedule-gap"
     try:
@@ -119,7 +120,9 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
     print(f"{spec.snapshots} snapshots of {spec.jobs} jobs on {spec.machines} machines "
           f"({outcome.written} solved now) in {db}; CP-SAT within {spec.time_limit:g} s: "
           f"{counts}; CP-SAT {seconds[1]:.1f} s in total")  # fmt: skip
-    print(render(rep["summary"]))
+    print(text_table(rep["summary"], wide=args.wide))
+    print()
+    print(rep["findings"])
     print(f"report: {rep['report']}")
     code = 0
     if rep["beats"]:

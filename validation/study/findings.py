@@ -158,9 +158,16 @@ def _best(cells: dict[tuple[str, str], list[Observation]], m: Measure, seed: int
             groups.setdefault(group, []).append((sum(vals) / len(vals), subject, vals))
     out = []
     for group, entries in list(groups.items())[: max(top, 1) * 2]:
-        _, subject, vals = min(entries)
+        best, subject, vals = min(entries)
+        ties = sorted(e[1] for e in entries if abs(e[0] - best) <= TOLERANCE * max(1, abs(best)))
+        if len(ties) > 1:
+            out.append(f"Lowest {m.name}{_where(group)}: a tie between {', '.join(ties)} "
+                       f"({m.format(best)}, n = {len(vals)} each).")  # fmt: skip
+            continue
+        second = sorted(entries)[1][0] if len(entries) > 1 else None
+        runner = f"; next best {m.format(second)}" if second is not None else ""
         out.append(f"Lowest {m.name}{_where(group)}: {subject}, "
-                   f"{_mean(m, vals, seed, group, subject)}.")  # fmt: skip
+                   f"{_mean(m, vals, seed, group, subject)}{runner}.")  # fmt: skip
     return out
 
 
@@ -216,9 +223,13 @@ def _differences(cells: dict[tuple[str, str], list[Observation]], m: Measure, se
     if not tests:
         return []
     adjusted = holm([t[4] for t in tests])
-    rows = sorted(zip(adjusted, tests, strict=True),
-                  key=lambda r: (r[0] >= ALPHA, -abs(sum(r[1][3]) / len(r[1][3])) if r[0] < ALPHA
-                                 else r[0], r[1][:3]))
+    def order(r: tuple[float, tuple]) -> tuple:
+        q, (group, a, b, diffs, p, pos, neg) = r
+        if q < ALPHA:
+            return (0, -abs(sum(diffs) / len(diffs)), group, a, b)
+        return (1, q, p, -(pos + neg), group, a, b)
+
+    rows = sorted(zip(adjusted, tests, strict=True), key=order)
     significant = [r for r in rows if r[0] < ALPHA]
     out = [f"{m.name.capitalize()}: {len(significant)} of {len(tests)} compared pairs differ "
            f"significantly (paired exact sign test on the shared units, p < {ALPHA:g} after "
@@ -241,7 +252,7 @@ def _difference(m: Measure, seed: int, group: str, a: str, b: str, diffs: list[f
                 pos: int, neg: int, q: float, label: str) -> str:  # fmt: skip
     mean = sum(diffs) / len(diffs)
     lo, hi = bootstrap_mean(diffs, _seed(seed, group, a, b))
-    text = (f"{a} − {b}{_where(group)} ({label}): mean {m.name} difference {m.format(mean)} "
+    text = (f"{a} − {b}{_where(group)} ({label}): mean difference in {m.name} {m.format(mean)} "
             f"(95% CI {m.interval(lo, hi)}, bootstrap, n = {len(diffs)} paired); "
             f"{a} higher on {pos}, lower on {neg}, adjusted p = {q:.3g}")  # fmt: skip
     return text if label != "differs" else text + "."

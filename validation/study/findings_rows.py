@@ -122,7 +122,7 @@ def cluster_study(rows: Sequence[Row]) -> Parts:
     notes = [f"{len(rows)} replays: {seeds} seed(s) per (workload, estimates, policy); policies "
              "are compared on the same seeds (the same job streams). The checker found "
              f"{bad} violation(s) in the replays{' (must be 0)' if bad else ''}."]  # fmt: skip
-    return notes, [(Measure("mean bounded slowdown", optimum=False), obs)]
+    return notes, [(Measure("mean bounded slowdown", optimum=False, digits=3), obs)]
 
 
 def schedule_gap_study(rows: Sequence[Row], time_limit: float | None = None) -> Parts:
@@ -138,7 +138,7 @@ def schedule_gap_study(rows: Sequence[Row], time_limit: float | None = None) -> 
     limit = f"within {time_limit:g} s" if time_limit else ""
     notes = [f"Reference: CP-SAT proved {k} of {len(first)} snapshots optimal {limit} (both "
              "stages); gaps are over those only, the others are unproven and left out."]
-    return notes, [(Measure("extra delayed jobs", "jobs"), delayed),
+    return notes, [(Measure("extra delayed", "jobs"), delayed),
                    (Measure("makespan gap", percent=True), makespan)]  # fmt: skip
 
 
