@@ -106,7 +106,8 @@ def _cells(obs: Sequence[Observation]) -> dict[tuple[str, str], list[Observation
     cells: dict[tuple[str, str], list[Observation]] = {}
     for o in obs:
         cells.setdefault((o.group, o.subject), []).append(o)
-    return dict(sorted(cells.items()))
+    return {k: sorted(v, key=lambda o: (o.unit, o.missed, o.value or 0.0))
+            for k, v in sorted(cells.items())}  # row order must not move a bootstrap interval
 
 
 def _mean(m: Measure, values: list[float], seed: int, *keys: str) -> str:
