@@ -33,6 +33,7 @@ QUICK: dict[str, Any] = {
 """The quick default study (``planner study gap`` without arguments)."""
 
 DEFAULT_OUT = "study-out"
+RESULTS = f"{DEFAULT_OUT}/reproduce"
 
 WIDE_HELP = "print every column of the summary (default: a table that fits 100 columns)"
 
@@ -168,6 +169,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--intervals", type=_sizes("--intervals"),
                    help="timing only: interval lengths, comma-separated (default 600,...,3600)")
     study_schedule.reproduce_arguments(r, _number)
+    r.add_argument("--results", metavar="DIR", default=RESULTS,
+                   help=f"where each run saves NAME.json and --summary reads them (default "
+                   f"{RESULTS})")  # fmt: skip
+    r.add_argument("--summary", action="store_true",
+                   help="print the scoreboard of every experiment from the saved results")
+    r.add_argument("--markdown", action="store_true", help="--summary as a Markdown table")
+    r.add_argument("--wide", action="store_true",
+                   help="the list with full titles (default: fits 100 columns)")  # fmt: skip
     r.set_defaults(run=run_reproduce)
 
     for name, helptext in (("report", "re-render the report of a study database"),
@@ -365,14 +374,21 @@ def run_list(args: argparse.Namespace) -> int:
 
 @_study_errors
 def run_reproduce(args: argparse.Namespace) -> int:
-    """Run a named paper reproduction and print paper vs ours."""
+    """Run a named paper reproduction, print paper vs ours and save its result; or list them,
+    or (``--summary``) print the scoreboard of the saved results."""
     from planner.cli import study_schedule
-    from validation.study.reproduce import REPRODUCTIONS, reproduce
+    from validation.study.reproduce import REPRODUCTIONS, run
+    from validation.study.tables import WIDTH, render
 
+    if args.summary or args.markdown:
+        return _scoreboard(args)
     if args.name is None:
-        print_table(["name", "source", "what"],
-                    [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()]
-                    + [study_schedule.REPRODUCTION_ROW])  # fmt: skip
+        rows = [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()]
+        rows.append(study_schedule.REPRODUCTION_ROW)
+        if not args.wide:  # the citation without its parenthesised details
+            rows = [[n, src.split(" (")[0], what] for n, src, what in rows]
+        print(render(["name", "source", "what"], rows, left=3,
+                     width=None if args.wide else WIDTH))  # fmt: skip
         return 0
     if args.name == study_schedule.REPRODUCTION_ROW[0]:
         return study_schedule.run_reproduce_egedf(args)
@@ -390,7 +406,43 @@ def run_reproduce(args: argparse.Namespace) -> int:
         raise UsageError(f"planner study reproduce: --{next(iter(options))} applies to "
                          f"'timing' only")  # fmt: skip
     options.update(_executor_options(args, REPRODUCTIONS[args.name].run))
-    print(reproduce(args.name, seed=args.seed, runs=args.runs, **options))
+    rep = REPRODUCTIONS[args.name]
+    seed, runs = args.seed or 0, args.runs or rep.default_runs
+    cmp = run(args.name, seed=seed, runs=runs, **options)
+    print(cmp.render())
+    save_result(args, cmp.orderings, seed, runs, rep.default_runs, cmp.differences())
+    return 0
+
+
+def save_result(args: argparse.Namespace, claims: Any, seed: int, runs: int, default_runs: int,
+                differences: list[str]) -> None:  # fmt: skip
+    """Save a reproduction's verdicts to ``--results``/NAME.json and print the path."""
+    from planner import __version__
+    from validation.study.reproduce import scoreboard
+
+    res = scoreboard.result(args.name, claims, seed=seed, runs=runs, default_runs=default_runs,
+                            version=__version__, differences=differences)  # fmt: skip
+    try:
+        path = scoreboard.save(res, args.results)
+    except OSError as err:
+        raise UsageError(f"planner study reproduce: cannot write to {args.results} "
+                         f"({err.strerror})") from None  # fmt: skip
+    print(f"result: {path}")
+
+
+def _scoreboard(args: argparse.Namespace) -> int:
+    """Print the scoreboard of every experiment from the results saved in ``--results``."""
+    from planner import __version__
+    from validation.study.reproduce import scoreboard
+
+    if args.name is not None:
+        raise UsageError("planner study reproduce: --summary covers every experiment; "
+                         "drop the NAME")  # fmt: skip
+    saved = scoreboard.load(args.results)
+    if args.markdown:
+        print(scoreboard.markdown(saved, __version__, link_from="reproductions.md"))
+    else:
+        print(scoreboard.text(saved, __version__, args.results))
     return 0
 
 

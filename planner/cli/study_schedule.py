@@ -173,6 +173,11 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
                         seed=args.seed or 0, progress=None if args.quiet else say,
                         workers=args.workers or 1)  # fmt: skip
     print(egedf.render(outcome))
+    from planner.cli.study import save_result
+
+    save_result(args, [(claim, ok) for claim, ok, _ in outcome.verdicts], args.seed or 0,
+                args.repetitions or egedf.REPETITIONS, egedf.REPETITIONS,
+                egedf.differences(outcome))  # fmt: skip
     if args.out:
         out = Path(args.out)
         try:

@@ -63,9 +63,14 @@ def reproduce(
     ``options`` are the experiment's own keywords (timing sizes; ``executor``
     for the VO-flow experiments).
     """
+    return run(name, seed=seed, runs=runs, **options).render()
+
+
+def run(name: str, *, seed: int | None = None, runs: int | None = None,
+        **options: Any) -> Comparison:  # fmt: skip
+    """Run reproduction ``name`` and return its :class:`Comparison` (see :func:`reproduce`)."""
     rep = REPRODUCTIONS[name]
-    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
-    return cmp.render()
+    return rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
 
 
-__all__ = ["REPRODUCTIONS", "Comparison", "Reproduction", "reproduce"]
+__all__ = ["REPRODUCTIONS", "Comparison", "Reproduction", "reproduce", "run"]
