@@ -102,3 +102,18 @@ def test_family_table_lists_every_default() -> None:
     for name in paper_families:
         expected = " ".join(f"{k}={v}" for k, v in FAMILIES[name].defaults.items())
         assert rows[name] == expected, name
+
+
+def test_reproductions_scoreboard_lists_every_experiment() -> None:
+    """docs/reproductions.md opens with a scoreboard row per registered experiment (all of
+    them, egedf included), each linking to an existing section."""
+    from validation.study.reproduce.scoreboard import experiments
+
+    text = (DOCS / "reproductions.md").read_text(encoding="utf-8")
+    board = text[: text.index("\n## ")]
+    rows = re.findall(r"^\| \[`([\w-]+)`\]\(([^)]+)\) \|", board, flags=re.M)
+    assert [name for name, _ in rows] == experiments()
+    for name, target in rows:
+        file, _, anchor = target.partition("#")
+        path = DOCS / (file or "reproductions.md")
+        assert anchor in anchors(path), f"{name}: no anchor #{anchor} in {path.name}"

@@ -128,8 +128,9 @@ def text(saved: Mapping[str, Mapping[str, Any]], version: str, directory: str) -
     held = sum(saved[n]["held"] for n in saved if n in experiments())
     total = sum(saved[n]["total"] for n in saved if n in experiments())
     missing = [r[0] for r in body if r[3] == "missing"]
-    lines = [f"reproductions: {len(body) - len(missing)} of {len(body)} with a saved result in "
-             f"{directory}; claims held {held} of {total}", ""]  # fmt: skip
+    lines = textwrap.wrap(f"reproductions: {len(body) - len(missing)} of {len(body)} with a "
+                          f"saved result in {directory}; claims held {held} of {total}", WIDTH)
+    lines.append("")
     lines.append(render(["experiment", "claims held", "differ", "result"], body, left=1,
                         width=WIDTH))  # fmt: skip
     if missing:

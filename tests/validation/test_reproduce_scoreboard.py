@@ -1,0 +1,69 @@
+"""The reproductions' scoreboard: saved results, their status, the terminal and Markdown forms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from validation.study.reproduce import scoreboard
+from validation.study.reproduce.common import Comparison
+from validation.study.tables import WIDTH
+
+
+def _result(name: str = "maxq", runs: int = 30, version: str = "1.0") -> dict[str, object]:
+    return scoreboard.result(name, [("a < b", True), ("b < c", False), ("c", None)], seed=0,
+                             runs=runs, default_runs=30, version=version,
+                             differences=["q: paper 61.80, ours 61.57, -0.6 SE"])  # fmt: skip
+
+
+def test_result_counts_verdicts_as_computed() -> None:
+    """Held, differ and undefined are counted from the claims' verdicts, nothing typed in."""
+    res = _result()
+    assert (res["held"], res["differs"], res["undefined"], res["total"]) == (1, 1, 1, 3)
+    assert scoreboard.findings_lines(res)[0].startswith("claims held: 1 of 3 (1 differ, 1 undef")
+
+
+@pytest.mark.parametrize("res, expected", [
+    (None, "missing"),                                  # never run
+    (_result(version="0.9"), "stale (planner 0.9)"),    # another planner version
+    (_result(runs=3), "quick (3 of 30 runs)"),          # fewer runs than the default
+    (_result(), "current"),
+])  # fmt: skip
+def test_status(res: dict[str, object] | None, expected: str) -> None:
+    """Each saved result is current, quick, stale or missing."""
+    assert scoreboard.status(res, "1.0") == expected
+
+
+def test_save_load_and_render_every_experiment(tmp_path: Path) -> None:
+    """Saved results are read back; both forms list all experiments, missing ones marked."""
+    scoreboard.save(_result(), tmp_path)
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")  # skipped, not fatal
+    saved = scoreboard.load(tmp_path)
+    assert list(saved) == ["maxq"]
+    text = scoreboard.text(saved, "1.0", str(tmp_path))
+    assert max(len(line) for line in text.splitlines()) <= WIDTH
+    assert "claims held 1 of 3" in text and text.count("missing") >= 10
+    md = scoreboard.markdown(saved, "1.0")
+    for name in scoreboard.experiments():
+        assert f"[`{name}`]" in md
+    assert "| 1 / 3 | 1 | 30 (30) |" in md and "not run" in md
+
+
+def test_comparison_findings_prefer_standard_errors() -> None:
+    """A Comparison's findings count its orderings and rank differences by standard errors
+    where it has a sampling table, else by relative difference."""
+    from validation.study.reproduce.common import SAMPLING_HEAD
+
+    cmp = Comparison("x", "t", "s", 4, 4)
+    cmp.add("g", "q", "a", 10.0, 15.0)
+    cmp.add("g", "r", "a", 100.0, 101.0)
+    cmp.check("holds", lambda: True)
+    cmp.check("differs", lambda: False)
+    assert cmp.findings()[0] == "claims held: 1 of 2 (1 differ)"
+    assert cmp.differences(1) == ["g q a: paper 10.00, ours 15.00 (+50%; no standard error "
+                                  "measured)"]  # fmt: skip
+    cmp.table("sampling", SAMPLING_HEAD, [["Q", 61.8, 61.0, 0.2, -4.0, "beyond 2 SE"],
+                                          ["R", 5.0, 5.1, 0.1, 1.0, "within 2 SE"]])  # fmt: skip
+    assert cmp.differences(1) == ["Q: paper 61.80, ours 61.00 ± 0.20 (standard error), -4.0 SE"]
+    assert cmp.render().splitlines()[3:5] == ["findings:", "  - claims held: 1 of 2 (1 differ)"]
