@@ -61,8 +61,8 @@ def test_comparison_findings_prefer_standard_errors() -> None:
     cmp.check("holds", lambda: True)
     cmp.check("differs", lambda: False)
     assert cmp.findings()[0] == "claims held: 1 of 2 (1 differ)"
-    assert cmp.differences(1) == ["g q a: paper 10.00, ours 15.00 (+50%; no standard error "
-                                  "measured)"]  # fmt: skip
+    assert cmp.differences(1) == ["g q a: paper 10.00, ours 15.00 (33% of the larger; no "
+                                  "standard error measured)"]  # fmt: skip
     cmp.table("sampling", SAMPLING_HEAD, [["Q", 61.8, 61.0, 0.2, -4.0, "beyond 2 SE"],
                                           ["R", 5.0, 5.1, 0.1, 1.0, "within 2 SE"]])  # fmt: skip
     assert cmp.differences(1) == ["Q: paper 61.80, ours 61.00 ± 0.20 (standard error), -4.0 SE"]

@@ -126,18 +126,20 @@ class Comparison:
 
     def differences(self, top: int = 3) -> list[str]:
         """Return the largest paper-vs-ours differences: in standard errors where the
-        reproduction measures its sampling spread (``sampling_rows``), else relative."""
+        reproduction measures its sampling spread (``sampling_rows``), else relative to the
+        larger of the two (the papers' (larger − smaller) / larger convention)."""
         z = [r for r in self.sampling if r[4] is not None]
         if z:
             z.sort(key=lambda r: (-abs(r[4]), r[0]))
             return [f"{r[0]}: paper {_num(r[1])}, ours {_num(r[2])} ± {_num(r[3])} (standard "
                     f"error), {r[4]:+.1f} SE" for r in z[:top]]  # fmt: skip
-        rel = [(abs(o - p) / abs(p), g, q, a, p, o) for g, q, a, p, o, _ in self.rows
-               if p is not None and o is not None and p != 0]  # fmt: skip
+        rel = [(abs(o - p) / max(abs(o), abs(p)), g, q, a, p, o)
+               for g, q, a, p, o, _ in self.rows
+               if p is not None and o is not None and max(abs(o), abs(p)) > 0]  # fmt: skip
         rel.sort(key=lambda r: (-r[0], r[1], r[2], r[3]))
         return [f"{' '.join(x for x in (g, q, a) if x)}: paper {_num(p)}, ours {_num(o)} "
-                f"({(o - p) / abs(p):+.0%}; no standard error measured)"
-                for _, g, q, a, p, o in rel[:top]]  # fmt: skip
+                f"({d:.0%} of the larger; no standard error measured)"
+                for d, g, q, a, p, o in rel[:top]]  # fmt: skip
 
     def findings(self) -> list[str]:
         """Return the Findings lines: claims held / total and the largest differences."""
