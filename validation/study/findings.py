@@ -17,10 +17,9 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from validation.study.intervals import bootstrap_mean, holm, sign_test, smallest_sign_p, wilson
+from validation.study.intervals import bootstrap_mean, wilson
 
 TOLERANCE = 1e-9
-ALPHA = 0.05
 
 
 @dataclass(frozen=True)
@@ -94,11 +93,13 @@ def _rate(k: int, n: int) -> str:
     return f"{k} of {n} {_ci(k, n)}"
 
 
-def _seed(seed: int, *keys: str) -> int:
+def cell_seed(seed: int, *keys: str) -> int:
+    """Return the bootstrap seed of a cell: the study seed plus a stable hash of its names."""
     return seed + zlib.crc32("\x1f".join(keys).encode())
 
 
-def _where(group: str) -> str:
+def where(group: str) -> str:
+    """Return " on GROUP" (nothing for the one-group studies)."""
     return f" on {group}" if group else ""
 
 
@@ -112,7 +113,7 @@ def _cells(obs: Sequence[Observation]) -> dict[tuple[str, str], list[Observation
 
 def _mean(m: Measure, values: list[float], seed: int, *keys: str) -> str:
     mean = sum(values) / len(values)
-    lo, hi = bootstrap_mean(values, _seed(seed, *keys))
+    lo, hi = bootstrap_mean(values, cell_seed(seed, *keys))
     return (f"{m.name} {m.format(mean)} (95% CI {m.interval(lo, hi)}, bootstrap, "
             f"n = {len(values)})")  # fmt: skip
 
@@ -130,7 +131,9 @@ def findings(obs: Sequence[Observation], measure: Measure, *, seed: int = 0, top
     out = _optimal(cells, measure) if measure.optimum else _best(cells, measure, seed, top)
     out += _worst(cells, measure, seed, top)
     out += _misses(cells, reference, top)
-    out += _differences(cells, measure, seed, top)
+    from validation.study.findings_pairs import differences
+
+    out += differences(cells, measure, seed, top)
     return out
 
 
@@ -162,12 +165,12 @@ def _best(cells: dict[tuple[str, str], list[Observation]], m: Measure, seed: int
         best, subject, vals = min(entries)
         ties = sorted(e[1] for e in entries if abs(e[0] - best) <= TOLERANCE * max(1, abs(best)))
         if len(ties) > 1:
-            out.append(f"Lowest {m.name}{_where(group)}: a tie between {', '.join(ties)} "
+            out.append(f"Lowest {m.name}{where(group)}: a tie between {', '.join(ties)} "
                        f"({m.format(best)}, n = {len(vals)} each).")  # fmt: skip
             continue
         second = sorted(entries)[1][0] if len(entries) > 1 else None
         runner = f"; next best {m.format(second)}" if second is not None else ""
-        out.append(f"Lowest {m.name}{_where(group)}: {subject}, "
+        out.append(f"Lowest {m.name}{where(group)}: {subject}, "
                    f"{_mean(m, vals, seed, group, subject)}{runner}.")  # fmt: skip
     return out
 
@@ -184,7 +187,7 @@ def _worst(cells: dict[tuple[str, str], list[Observation]], m: Measure, seed: in
     out = []
     for _, group, subject, vals in sorted(ranked)[:top]:
         opt = sum(1 for v in vals if abs(v) <= TOLERANCE)
-        out.append(f"Largest mean {m.name}: {subject}{_where(group)}, "
+        out.append(f"Largest mean {m.name}: {subject}{where(group)}, "
                    f"{_mean(m, vals, seed, group, subject)}, max {m.format(max(vals))}; "
                    f"optimal in {_rate(opt, len(vals))}.")  # fmt: skip
     return out
@@ -199,64 +202,12 @@ def _misses(cells: dict[tuple[str, str], list[Observation]], reference: str,
             ranked.append((-missed / len(rows), group, subject, missed, len(rows)))
     out = []
     for _, group, subject, k, n in sorted(ranked)[:top]:
-        out.append(f"{subject}{_where(group)}: no answer in {k} of {n} rows where {reference} "
+        out.append(f"{subject}{where(group)}: no answer in {k} of {n} rows where {reference} "
                    f"found one {_ci(k, n)}.")  # fmt: skip
     if len(ranked) > top:
         out.append(f"{len(ranked) - top} more (subject, setting) cells miss answers; see the "
                    "table.")  # fmt: skip
     return out
-
-
-def _differences(cells: dict[tuple[str, str], list[Observation]], m: Measure, seed: int,
-                 top: int) -> list[str]:  # fmt: skip
-    tests = []
-    groups = sorted({g for g, _ in cells})
-    for group in groups:
-        subjects = [s for g, s in cells if g == group]
-        for i, a in enumerate(subjects):
-            for b in subjects[i + 1:]:
-                va = {o.unit: o.value for o in cells[group, a] if o.value is not None}
-                vb = {o.unit: o.value for o in cells[group, b] if o.value is not None}
-                diffs = [va[u] - vb[u] for u in sorted(va.keys() & vb.keys())]
-                if diffs and any(abs(d) > TOLERANCE for d in diffs):
-                    p, pos, neg = sign_test(diffs)
-                    tests.append((group, a, b, diffs, p, pos, neg))
-    if not tests:
-        return []
-    adjusted = holm([t[4] for t in tests])
-    def order(r: tuple[float, tuple]) -> tuple:
-        q, (group, a, b, diffs, p, pos, neg) = r
-        if q < ALPHA:
-            return (0, -abs(sum(diffs) / len(diffs)), group, a, b)
-        return (1, q, p, -(pos + neg), group, a, b)
-
-    rows = sorted(zip(adjusted, tests, strict=True), key=order)
-    significant = [r for r in rows if r[0] < ALPHA]
-    out = [f"{m.name.capitalize()}: {len(significant)} of {len(tests)} compared pairs differ "
-           f"significantly (paired exact sign test on the shared units, p < {ALPHA:g} after "
-           f"Holm's adjustment for {len(tests)} tests); pairs equal on every shared unit are not "
-           "counted."]  # fmt: skip
-    for q, (group, a, b, diffs, _, pos, neg) in significant[:top]:
-        out.append(_difference(m, seed, group, a, b, diffs, pos, neg, q, "differs"))
-    rest = [r for r in rows if r[0] >= ALPHA]
-    if rest:
-        q, (group, a, b, diffs, _, pos, neg) = rest[0]
-        n = pos + neg
-        why = (f"; with {n} non-tied pairs no sign test can go below p = "
-               f"{smallest_sign_p(n):.3g}" if smallest_sign_p(n) >= ALPHA else "")
-        out.append(_difference(m, seed, group, a, b, diffs, pos, neg, q,
-                               "not significant; the closest pair") + why + ".")  # fmt: skip
-    return out
-
-
-def _difference(m: Measure, seed: int, group: str, a: str, b: str, diffs: list[float],
-                pos: int, neg: int, q: float, label: str) -> str:  # fmt: skip
-    mean = sum(diffs) / len(diffs)
-    lo, hi = bootstrap_mean(diffs, _seed(seed, group, a, b))
-    text = (f"{a} − {b}{_where(group)} ({label}): mean difference in {m.name} {m.format(mean)} "
-            f"(95% CI {m.interval(lo, hi)}, bootstrap, n = {len(diffs)} paired); "
-            f"{a} higher on {pos}, lower on {neg}, adjusted p = {q:.3g}")  # fmt: skip
-    return text if label != "differs" else text + "."
 
 
 def markdown(statements: Sequence[str], notes: Sequence[str] = ()) -> str:
