@@ -5,7 +5,8 @@ rows into :class:`Observation` records (``validation.study.findings_rows``) and
 one :class:`Measure`; :func:`findings` returns short statements, each number
 with its sample size and a 95% interval: Wilson for rates, a seeded percentile
 bootstrap for means, an exact sign test (Holm-adjusted over the pairs a report
-tests) for differences between subjects on the same units. :func:`markdown` and
+tests) for differences between subjects on the same units
+(``validation.study.findings_pairs``). :func:`markdown` and
 :func:`text` render them. Same rows and seed, same text. See docs/studies.md,
 "Findings".
 """
