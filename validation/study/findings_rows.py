@@ -103,10 +103,11 @@ def _reference(rows: Sequence[Row], solver: str, time_limit: float | None) -> li
     limit = f"within {time_limit:g} s" if time_limit else "without a time limit"
     other = n - status["optimal"] - status["infeasible"]
     left = f", and left {other} unproven" if other else ""
+    why = " (no window exists there, so no heuristic can find one)" if status["infeasible"] else ""
     return [f"Reference: the exact model ({solver}, {limit}) found a window in {found} of {n} "
             f"(instance, job, criterion) cases ({_pct(found, n)}), proved "
-            f"{status['optimal']} optimal and {status['infeasible']} infeasible (no window "
-            f"exists there, so no heuristic can find one){left}. The table's "
+            f"{status['optimal']} optimal and {status['infeasible']} infeasible{why}{left}. "
+            "The table's "
             "`exact found` is that share, not the exact model's success rate; a heuristic's "
             "`found` counts only the cases where a window exists, and gaps only the proven "
             "ones."]  # fmt: skip

@@ -63,7 +63,8 @@ def _headline(value: float | None, absolute: bool) -> str:
 
 
 NARROW_LEGEND = (
-    "n: rows with a proven optimum; found: share of rows with a window (one exists) where the "
+    "n: rows with a gap (the heuristic found a window, the optimum is proven); found: share "
+    "of rows with a window (one exists) where the "
     "heuristic found one; match: share of the proven rows where it equals the optimum; gap, "
     "max gap: mean and largest gap to the optimum, in % of it, or in quanta for min_start, dep "
     "and coord; ms: median heuristic milliseconds per job; err: error rows (must be 0). "
