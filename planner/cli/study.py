@@ -410,18 +410,20 @@ def run_reproduce(args: argparse.Namespace) -> int:
     seed, runs = args.seed or 0, args.runs or rep.default_runs
     cmp = run(args.name, seed=seed, runs=runs, **options)
     print(cmp.render())
-    save_result(args, cmp.orderings, seed, runs, rep.default_runs, cmp.differences())
+    sizes = {k: v for k, v in options.items() if k in ("repeats", "nodes", "intervals")}
+    save_result(args, cmp.orderings, seed, runs, rep.default_runs, cmp.differences(), sizes)
     return 0
 
 
 def save_result(args: argparse.Namespace, claims: Any, seed: int, runs: int, default_runs: int,
-                differences: list[str]) -> None:  # fmt: skip
+                differences: list[str], sizes: dict[str, Any]) -> None:  # fmt: skip
     """Save a reproduction's verdicts to ``--results``/NAME.json and print the path."""
     from planner import __version__
     from validation.study.reproduce import scoreboard
 
     res = scoreboard.result(args.name, claims, seed=seed, runs=runs, default_runs=default_runs,
-                            version=__version__, differences=differences)  # fmt: skip
+                            version=__version__, differences=differences,
+                            options=sizes)  # fmt: skip
     try:
         path = scoreboard.save(res, args.results)
     except OSError as err:

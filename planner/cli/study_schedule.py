@@ -177,7 +177,8 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
 
     save_result(args, [(claim, ok) for claim, ok, _ in outcome.verdicts], args.seed or 0,
                 args.repetitions or egedf.REPETITIONS, egedf.REPETITIONS,
-                egedf.differences(outcome))  # fmt: skip
+                egedf.differences(outcome),
+                {"jobs": args.jobs} if args.jobs not in (None, egedf.JOBS) else {})  # fmt: skip
     if args.out:
         out = Path(args.out)
         try:

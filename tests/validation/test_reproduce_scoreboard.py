@@ -29,6 +29,7 @@ def test_result_counts_verdicts_as_computed() -> None:
     (_result(version="0.9"), "stale (planner 0.9)"),    # another planner version
     (_result(runs=3), "quick (3 of 30 runs)"),          # fewer runs than the default
     (_result(), "current"),
+    (dict(_result(), options={"jobs": 300}), "quick (30 of 30 runs; jobs=300)"),  # smaller
 ])  # fmt: skip
 def test_status(res: dict[str, object] | None, expected: str) -> None:
     """Each saved result is current, quick, stale or missing."""

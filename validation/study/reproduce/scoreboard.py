@@ -57,9 +57,13 @@ def experiments() -> list[str]:
 
 
 def result(name: str, claims: Sequence[tuple[str, bool | None]], *, seed: int, runs: int,
-           default_runs: int, version: str, differences: Sequence[str] = ()
-           ) -> dict[str, Any]:  # fmt: skip
-    """Return the saved form of one run: claims with verdicts, counts, the run's identity."""
+           default_runs: int, version: str, differences: Sequence[str] = (),
+           options: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Return the saved form of one run: claims with verdicts, counts, the run's identity.
+
+    ``options``: the sizes this run changed from the experiment's defaults (such a
+    run is a quick one, whatever its run count).
+    """
     verdicts = ["holds" if ok else "n/a" if ok is None else "differs" for _, ok in claims]
     return {"format": FORMAT, "name": name, "seed": seed, "runs": runs,
             "default_runs": default_runs, "version": version,
@@ -67,7 +71,7 @@ def result(name: str, claims: Sequence[tuple[str, bool | None]], *, seed: int, r
             "undefined": verdicts.count("n/a"), "total": len(verdicts),
             "claims": [{"claim": c, "verdict": v} for (c, _), v in zip(claims, verdicts,
                                                                        strict=True)],
-            "differences": list(differences)}  # fmt: skip
+            "differences": list(differences), "options": dict(options or {})}  # fmt: skip
 
 
 def findings_lines(res: Mapping[str, Any]) -> list[str]:
@@ -106,9 +110,14 @@ def status(res: Mapping[str, Any] | None, version: str) -> str:
         return "missing"
     if res["version"] != version:
         return f"stale (planner {res['version']})"
-    if res["runs"] < res["default_runs"]:
-        return f"quick ({res['runs']} of {res['default_runs']} runs)"
+    sizes = "".join(f"; {k}={_value(v)}" for k, v in sorted(res.get("options", {}).items()))
+    if res["runs"] < res["default_runs"] or sizes:
+        return f"quick ({res['runs']} of {res['default_runs']} runs{sizes})"
     return "current"
+
+
+def _value(v: Any) -> str:
+    return ",".join(map(str, v)) if isinstance(v, list | tuple) else str(v)
 
 
 def rows(saved: Mapping[str, Mapping[str, Any]], version: str) -> list[list[str]]:
@@ -154,8 +163,10 @@ def markdown(saved: Mapping[str, Mapping[str, Any]], version: str, link_from: st
         if res is None:
             body.append(f"| [`{name}`]({target}) | {paper} | not run | - | - |")
             continue
+        sizes = "".join(f", {k}={_value(v)}" for k, v in sorted(res.get("options", {}).items()))
+        runs = f"{res['runs']} ({res['default_runs']}){sizes}"
         body.append(f"| [`{name}`]({target}) | {paper} | {res['held']} / {res['total']} | "
-                    f"{res['differs']} | {res['runs']} ({res['default_runs']}) |")  # fmt: skip
+                    f"{res['differs']} | {runs} |")  # fmt: skip
     return "\n".join(head + body)
 
 
