@@ -160,7 +160,7 @@ class Comparison:
             f"paper: {self.source}; ours: {self.kept} of {self.runs} generated runs kept",
             "",
             "findings:",
-            *(f"  - {f}" for f in self.findings()),
+            *bullets(self.findings()),
             "",
         ]
         for k, r in enumerate(cells):
@@ -179,6 +179,16 @@ class Comparison:
         if self.notes:
             lines += ["", "notes:"] + [f"  - {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+def bullets(lines: Iterable[str], width: int = 100) -> list[str]:
+    """Return ``lines`` as ``  - `` bullets wrapped to ``width`` columns."""
+    import textwrap
+
+    out: list[str] = []
+    for line in lines:
+        out += textwrap.wrap(line, width, initial_indent="  - ", subsequent_indent="    ")
+    return out
 
 
 def _num(value: float | None) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 from instances.generators.registry import generate_workload
 from planner.cluster import simulate
 from validation.study.executors import make_executor
+from validation.study.reproduce.common import bullets
 
 NAME = "egedf"
 TITLE = "EG-EDF and Tabu search vs FCFS, EASY and Flexible backfilling (Klusáček & Rudová 2008)"
@@ -200,7 +201,7 @@ def render(o: Outcome) -> str:
     lines = [f"{NAME}: {TITLE}",
              f"ours: klusacek2008, {o.jobs} jobs per stream, {o.repetitions} repetition(s), "
              f"inter-arrival means {', '.join(f'{a:g}' for a in INTERARRIVALS)} s; "
-             f"{o.seconds:.0f} s", "", "findings:", *(f"  - {f}" for f in findings(o)),
+             f"{o.seconds:.0f} s", "", "findings:", *bullets(findings(o)),
              ""]  # fmt: skip
     head = ["inter-arrival", "policy"] + [label for _, label, _ in CRITERIA]
     body = []
