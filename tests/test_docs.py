@@ -117,3 +117,6 @@ def test_reproductions_scoreboard_lists_every_experiment() -> None:
         file, _, anchor = target.partition("#")
         path = DOCS / (file or "reproductions.md")
         assert anchor in anchors(path), f"{name}: no anchor #{anchor} in {path.name}"
+    counts = re.findall(r"\| (\d+) / (\d+) \| (\d+) \|", board)
+    held, total = (sum(int(c[i]) for c in counts) for i in (0, 1))
+    assert f"In all, {held} of {total} claims hold." in " ".join(text.split())

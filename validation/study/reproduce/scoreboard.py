@@ -159,7 +159,8 @@ def markdown(saved: Mapping[str, Mapping[str, Any]], version: str, link_from: st
         res = saved.get(name)
         page, heading = DOC_SECTIONS[name]
         target = f"{'' if page == link_from else page}#{anchor(heading)}"
-        paper = REPRODUCTIONS[name].source if name in REPRODUCTIONS else _egedf_source()
+        paper = (REPRODUCTIONS[name].source if name in REPRODUCTIONS
+                 else _egedf_source()).split(" (")[0]  # fmt: skip
         if res is None:
             body.append(f"| [`{name}`]({target}) | {paper} | not run | - | - |")
             continue
