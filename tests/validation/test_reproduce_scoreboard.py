@@ -68,3 +68,15 @@ def test_comparison_findings_prefer_standard_errors() -> None:
                                           ["R", 5.0, 5.1, 0.1, 1.0, "within 2 SE"]])  # fmt: skip
     assert cmp.differences(1) == ["Q: paper 61.80, ours 61.00 ± 0.20 (standard error), -4.0 SE"]
     assert cmp.render().splitlines()[3:5] == ["findings:", "  - claims held: 1 of 2 (1 differ)"]
+
+
+def test_egedf_findings_count_its_verdicts() -> None:
+    """EG-EDF's findings count its claims and list the ones that differ with their numbers."""
+    from validation.study.reproduce import egedf
+
+    o = egedf.Outcome(jobs=10, repetitions=1, means={}, seconds=0.0,
+                      verdicts=[("a", True, "1 < 2"), ("b", False, "3 > 2"),
+                                ("c", True, "x")])  # fmt: skip
+    lines = egedf.findings(o)
+    assert lines[0].startswith("claims held: 2 of 3 (1 differ)")
+    assert lines[1:] == ["differs: b (3 > 2)"]
