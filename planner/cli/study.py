@@ -390,6 +390,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
         print(render(["name", "source", "what"], rows, left=3,
                      width=None if args.wide else WIDTH))  # fmt: skip
         return 0
+    _check_results(args.results)
     if args.name == study_schedule.REPRODUCTION_ROW[0]:
         return study_schedule.run_reproduce_egedf(args)
     if args.name not in REPRODUCTIONS:
@@ -430,6 +431,18 @@ def save_result(args: argparse.Namespace, claims: Any, seed: int, runs: int, def
         raise UsageError(f"planner study reproduce: cannot write to {args.results} "
                          f"({err.strerror})") from None  # fmt: skip
     print(f"result: {path}")
+
+
+def _check_results(directory: str) -> None:
+    """Refuse, before any run, a ``--results`` that is a file or lies under one."""
+    from pathlib import Path
+
+    probe = Path(directory)
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UsageError(f"planner study reproduce: --results {directory}: cannot save results "
+                         f"there ({probe} is not a directory)")  # fmt: skip
 
 
 def _scoreboard(args: argparse.Namespace) -> int:

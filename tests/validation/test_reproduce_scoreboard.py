@@ -80,3 +80,14 @@ def test_egedf_findings_count_its_verdicts() -> None:
     lines = egedf.findings(o)
     assert lines[0].startswith("claims held: 2 of 3 (1 differ)")
     assert lines[1:] == ["differs: b (3 > 2)"]
+
+
+def test_cli_refuses_a_results_path_under_a_file(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """--results under a file: exit 2 with one line, before the experiment runs."""
+    from planner.cli import main
+
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert main(["study", "reproduce", "bsf", "--results", str(tmp_path / "file" / "d")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a directory" in err
