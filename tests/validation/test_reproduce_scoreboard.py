@@ -82,8 +82,8 @@ def test_egedf_findings_count_its_verdicts() -> None:
     assert lines[1:] == ["differs: b (3 > 2)"]
 
 
-def test_cli_refuses_a_results_path_under_a_file(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_cli_refuses_results_under_a_file(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     """--results under a file: exit 2 with one line, before the experiment runs."""
     from planner.cli import main
 
