@@ -15,12 +15,14 @@ ALPHA = 0.05
 """The significance level, after Holm's adjustment."""
 
 Cells = dict[tuple[str, str], list[Observation]]
+Test = tuple[str, str, str, list[float], float, int, int]
+"""One compared pair: group, subjects a and b, paired differences a − b, p, positives, negatives."""
 
 
 def differences(cells: Cells, m: Measure, seed: int, top: int) -> list[str]:
     """Return the statements on paired differences: counts, the largest significant ones and
     the non-significant pair closest to significance."""
-    tests = []
+    tests: list[Test] = []
     groups = sorted({g for g, _ in cells})
     for group in groups:
         subjects = [s for g, s in cells if g == group]
@@ -35,7 +37,8 @@ def differences(cells: Cells, m: Measure, seed: int, top: int) -> list[str]:
     if not tests:
         return []
     adjusted = holm([t[4] for t in tests])
-    def order(r: tuple[float, tuple]) -> tuple:
+
+    def order(r: tuple[float, Test]) -> tuple[object, ...]:
         q, (group, a, b, diffs, p, pos, neg) = r
         if q < ALPHA:
             return (0, -abs(sum(diffs) / len(diffs)), group, a, b)
