@@ -40,6 +40,8 @@ def register(ss: Any, parser_number: Any) -> None:
                    help="where replays run: local processes (default) or Dask")  # fmt: skip
     c.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     c.add_argument("--quiet", action="store_true", help="no progress line")
+    c.add_argument("--wide", action="store_true",
+                   help="print every column (default: a table that fits 100 columns)")
     c.set_defaults(run=run_cluster)
 
 
@@ -112,7 +114,9 @@ def run_cluster(args: argparse.Namespace) -> int:
         rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "")
     wrote(db, *(out / f for f in ("report.md", "summary.csv", *rep["figures"])))
     print(f"{outcome.replays} replays ({outcome.written} computed now) in {db}")
-    print(text_table(rep["summary"]))
+    print(text_table(rep["summary"], wide=args.wide))
+    print()
+    print(rep["findings"])
     print(f"report: {rep['report']}")
     if outcome.violations:
         print(f"planner study cluster: the checker found {outcome.violations} violation(s)",

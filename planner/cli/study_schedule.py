@@ -54,6 +54,8 @@ def register(ss: Any, parser_number: Any) -> None:
     g.add_argument("--quiet", action="store_true", help="no progress line")
     g.add_argument("--svg", action="store_true", help="also write the figure as SVG "
                    "(default: PNG only)")  # fmt: skip
+    g.add_argument("--wide", action="store_true",
+                   help="print the table with its long headers (default: fits 100 columns)")
     g.set_defaults(run=run_schedule_gap)
 
 
@@ -70,13 +72,12 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
     from validation.study.schedule import (
         ScheduleGapSpec,
         ScheduleGapStore,
-        render,
         run_schedule_gap_study,
         statuses,
         write_report,
     )  # fmt: skip
     from validation.study.schedule.markdown import default_dir
-    from validation.study.schedule.report import write_csv
+    from validation.study.schedule.report import text_table, write_csv
 
     name = "planner study schedule-gap"
     try:
@@ -130,7 +131,9 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
     print(f"{spec.snapshots} snapshots of {spec.jobs} jobs on {spec.machines} machines "
           f"({outcome.written} solved now) in {db}; CP-SAT within {spec.time_limit:g} s: "
           f"{counts}; CP-SAT {seconds[1]:.1f} s in total")  # fmt: skip
-    print(render(rep["summary"]))
+    print(text_table(rep["summary"], wide=args.wide))
+    print()
+    print(rep["findings"])
     print(f"report: {rep['report']}")
     code = 0
     if rep["beats"]:
@@ -182,6 +185,12 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
         outcome = egedf.run(args.jobs or egedf.JOBS, repetitions, seed=args.seed or 0,
                             progress=lambda _: bar.step(), workers=args.workers or 1)
     print(egedf.render(outcome))
+    from planner.cli.study import save_result
+
+    save_result(args, [(claim, ok) for claim, ok, _ in outcome.verdicts], args.seed or 0,
+                args.repetitions or egedf.REPETITIONS, egedf.REPETITIONS,
+                egedf.differences(outcome),
+                {"jobs": args.jobs} if args.jobs not in (None, egedf.JOBS) else {})  # fmt: skip
     if args.out:
         out = Path(args.out)
         try:

@@ -111,7 +111,9 @@ def test_cli_study_cluster(files: tuple[str, str], tmp_path: Path,
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "6 replays (6 computed now)" in out and "conservative" in out
-    assert (tmp_path / "out" / "report.md").is_file()
+    assert "Findings:" in out and "the same seeds" in out
+    assert max(len(line) for line in out.splitlines()[1:]) <= 100
+    assert "## Findings" in (tmp_path / "out" / "report.md").read_text()
     assert (tmp_path / "out" / "summary.csv").read_text().count("\n") == 7
     assert main(argv) == 0
     assert "6 replays (0 computed now)" in capsys.readouterr().out

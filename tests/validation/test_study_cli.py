@@ -61,12 +61,17 @@ def test_gap_run_prints_the_table_and_report(
     assert f"report: {report}" in out
     text = report.read_text()
     assert "## Summary" in text and "| early | min_cost |" in text
+    assert text.index("## Findings") < text.index("## Columns") < text.index("## Summary")
+    assert "Findings:" in out and "--wide prints every column" in out
+    table = out[out.index("algorithm"): out.index("Findings:")]
+    assert max(len(line) for line in table.splitlines()) <= 100
     for fig in ("gap_distribution", "time_vs_gap", "exact_match"):
         assert (tmp_path / "out" / f"{fig}.png").stat().st_size > 0
         assert (tmp_path / "out" / f"{fig}.svg").stat().st_size > 0
         assert f"({fig}.png)" in text
-    assert main(argv) == 0
-    assert "4 instances (0 computed now), 16 rows" in capsys.readouterr().out
+    assert main([*argv, "--wide"]) == 0
+    out = capsys.readouterr().out
+    assert "4 instances (0 computed now), 16 rows" in out and "exact/heur" in out
     assert not list((tmp_path / "out").glob("*.svg"))  # PNG only: the stale SVGs are gone
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from planner.cli import main
@@ -53,8 +55,10 @@ def test_pricing_tiny_run() -> None:
 
 
 @pytest.mark.slow
-def test_workers_do_not_change_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+def test_workers_do_not_change_the_result(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """Two local worker processes print the same text as the in-process run."""
+    monkeypatch.chdir(tmp_path)
     argv = ["study", "reproduce", "css-criteria", "--cycles", "30"]
     assert main(argv) == 0
     serial = capsys.readouterr().out

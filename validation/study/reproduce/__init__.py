@@ -71,8 +71,14 @@ def reproduce(
     rep = REPRODUCTIONS[name]
     unit = "cycles" if "executor" in inspect.signature(rep.run).parameters else "runs"
     with counting(f"reproduce {name}", unit):
-        cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
-    return cmp.render()
+        return run(name, seed=seed, runs=runs, **options).render()
 
 
-__all__ = ["REPRODUCTIONS", "Comparison", "Reproduction", "reproduce"]
+def run(name: str, *, seed: int | None = None, runs: int | None = None,
+        **options: Any) -> Comparison:  # fmt: skip
+    """Run reproduction ``name`` and return its :class:`Comparison` (see :func:`reproduce`)."""
+    rep = REPRODUCTIONS[name]
+    return rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
+
+
+__all__ = ["REPRODUCTIONS", "Comparison", "Reproduction", "reproduce", "run"]
