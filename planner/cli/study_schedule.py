@@ -102,7 +102,7 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
                 print(f"planner study: {err}", file=sys.stderr)
                 return 1
             except KeyboardInterrupt:
-                done = len(store.done(store.study(spec, __version__)))
+                done = len(store.done(store.find(spec, __version__) or 0))
                 raise KeyboardInterrupt(f"interrupted; {done} of {spec.snapshots} snapshots "
                                         "are saved, rerun the same command to resume") from None
             rows = store.rows(outcome.study)

@@ -23,7 +23,7 @@ from test_study_runner import FAKE, SPEC, clean_rows, fake_algorithms, stable
 
 from planner.cli import main
 from validation.study import Store, StudyError, StudySpec, Toolkit, run_study, toolkit
-from validation.study import store as store_module
+from validation.study import storage as store_module
 
 
 def stub_solve(instance: Any, job: Any, *args: Any) -> Any:
