@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner import table
 from validation.study import plots
 from validation.study.metrics import SUMMARY_COLUMNS, format_cell, summarise
 from validation.study.spec import StudySpec
@@ -37,15 +38,11 @@ def _columns(summary: Sequence[Mapping[str, Any]]) -> list[str]:
 def text_table(summary: Sequence[Mapping[str, Any]]) -> str:
     """Return the summary as an aligned plain-text table."""
     cols = _columns(summary)
-    cells = [[HEADERS[c] for c in cols]] + [[format_cell(c, s[c]) for c in cols] for s in summary]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(cols))]
-    lines = []
-    for k, r in enumerate(cells):
-        pairs = enumerate(zip(r, widths, strict=True))
-        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in pairs))
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return table.text([HEADERS[c] for c in cols],
+                      [[format_cell(c, s[c]) for c in cols] for s in summary], left=2)
+
+
+_TEXT_COLUMNS = ("family", "geometry", "algorithm", "criterion")
 
 
 def markdown_table(
@@ -53,11 +50,9 @@ def markdown_table(
 ) -> str:
     """Return the summary as a Markdown table."""
     cols = list(columns or SUMMARY_COLUMNS)
-    head = "| " + " | ".join(HEADERS.get(c, c) for c in cols) + " |"
-    rule = "| " + " | ".join("---" if c in ("family", "geometry", "algorithm", "criterion")
-                             else "---:" for c in cols) + " |"  # fmt: skip
-    body = ["| " + " | ".join(format_cell(c, s[c]) for c in cols) + " |" for s in summary]
-    return "\n".join([head, rule, *body])
+    return table.markdown([HEADERS.get(c, c) for c in cols],
+                          [[format_cell(c, s[c]) for c in cols] for s in summary],
+                          left=[i for i, c in enumerate(cols) if c in _TEXT_COLUMNS])
 
 
 def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner import table
+
 SUMMARY = (
     "workload", "estimates", "policy", "runs", "jobs", "mean_wait", "median_wait", "p90_wait",
     "mean_slowdown", "mean_bounded_slowdown", "p90_bounded_slowdown", "utilisation",
@@ -71,24 +73,14 @@ def _cell(col: str, v: Any) -> str:
 
 def text_table(summary: Sequence[Mapping[str, Any]]) -> str:
     """Return the summary as an aligned plain-text table."""
-    cells = [[HEADERS.get(c, c) for c in TEXT]]
-    cells += [[_cell(c, s[c]) for c in TEXT] for s in summary]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(TEXT))]
-    lines = []
-    for k, r in enumerate(cells):
-        pairs = enumerate(zip(r, widths, strict=True))
-        lines.append("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in pairs))
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return table.text([HEADERS.get(c, c) for c in TEXT],
+                      [[_cell(c, s[c]) for c in TEXT] for s in summary], left=3)
 
 
 def markdown_table(summary: Sequence[Mapping[str, Any]]) -> str:
     """Return the summary as a Markdown table."""
-    head = "| " + " | ".join(HEADERS.get(c, c) for c in SUMMARY) + " |"
-    rule = "| " + " | ".join("---" if i < 3 else "---:" for i in range(len(SUMMARY))) + " |"
-    body = ["| " + " | ".join(_cell(c, s[c]) for c in SUMMARY) + " |" for s in summary]
-    return "\n".join([head, rule, *body])
+    return table.markdown([HEADERS.get(c, c) for c in SUMMARY],
+                          [[_cell(c, s[c]) for c in SUMMARY] for s in summary], left=3)
 
 
 def figures(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner import table
 from validation.study.schedule.figure import draw
 from validation.study.schedule.store import COLUMNS
 
@@ -71,31 +72,28 @@ def _f(x: Any, fmt: str) -> str:
 
 def render(summary: Sequence[Mapping[str, Any]]) -> str:
     """Return the per-policy gap table as Markdown."""
-    lines = ["| " + " | ".join(HEADERS) + " |", "| --- |" + " ---: |" * (len(HEADERS) - 1)]
-    for s in summary:
-        flag = " **(!)**" if s["beats_optimum"] else ""
-        lines.append(f"| {s['policy']} | {s['proven']} | {_f(s['extra_delayed'], '.2f')} | "
-                     f"{_f(s['max_extra_delayed'], 'd')} | {_f(s['makespan_gap'], '.1%')} | "
-                     f"{_f(s['max_makespan_gap'], '.1%')} | {s['optimal']} | "
-                     f"{s['beats_optimum']}{flag} | {s['violations']} |")  # fmt: skip
-    return "\n".join(lines)
+    return table.markdown(HEADERS, [
+        [s["policy"], s["proven"], _f(s["extra_delayed"], ".2f"),
+         _f(s["max_extra_delayed"], "d"), _f(s["makespan_gap"], ".1%"),
+         _f(s["max_makespan_gap"], ".1%"), s["optimal"],
+         f"{s['beats_optimum']}{' **(!)**' if s['beats_optimum'] else ''}", s["violations"]]
+        for s in summary])  # fmt: skip
 
 
 def snapshot_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """Return one Markdown line per snapshot: status, optimum (bound) and each policy's U / C."""
     policies = list(dict.fromkeys(r["policy"] for r in rows))
-    lines = ["| snapshot | CP-SAT status | delayed (bound) | makespan (bound) | checker | "
-             + " | ".join(f"{p} U / C" for p in policies) + " |",
-             "| ---: | --- | ---: | ---: | ---: |" + " ---: |" * len(policies)]  # fmt: skip
+    headers = ["snapshot", "CP-SAT status", "delayed (bound)", "makespan (bound)", "checker",
+               *(f"{p} U / C" for p in policies)]  # fmt: skip
+    body = []
     for k in dict.fromkeys(r["snapshot"] for r in rows):
         mine = {r["policy"]: r for r in rows if r["snapshot"] == k}
         r = next(iter(mine.values()))
-        cells = [f"{mine[p]['delayed']} / {mine[p]['makespan']}" for p in policies]
-        lines.append(f"| {k} | {r['status']} | {_f(r['opt_delayed'], 'd')} "
-                     f"({_f(r['delayed_bound'], 'd')}) | {_f(r['opt_makespan'], 'd')} "
-                     f"({_f(r['makespan_bound'], 'd')}) | {r['optimum_violations']} | "
-                     + " | ".join(cells) + " |")  # fmt: skip
-    return "\n".join(lines)
+        body.append([k, r["status"], f"{_f(r['opt_delayed'], 'd')} ({_f(r['delayed_bound'], 'd')})",
+                     f"{_f(r['opt_makespan'], 'd')} ({_f(r['makespan_bound'], 'd')})",
+                     r["optimum_violations"],
+                     *(f"{mine[p]['delayed']} / {mine[p]['makespan']}" for p in policies)])
+    return table.markdown(headers, body, left={1})
 
 
 def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path,
