@@ -20,7 +20,8 @@ def _cells(headers: Sequence[Any], rows: Sequence[Sequence[Any]]) -> list[list[s
 
 
 def text(headers: Sequence[Any], rows: Sequence[Sequence[Any]], *,
-         left: int | Collection[int] = 1, header_left: bool = False) -> str:  # fmt: skip
+         left: int | Collection[int] = 1, header_left: bool = False,
+         width: int | None = None) -> str:  # fmt: skip
     """Return an aligned plain-text table: header, a rule of dashes, the rows.
 
     Parameters
@@ -31,10 +32,15 @@ def text(headers: Sequence[Any], rows: Sequence[Sequence[Any]], *,
         The columns aligned left (an int: the first ``left`` columns).
     header_left
         Align every header left (otherwise headers follow their column).
+    width
+        Fit lines into this many characters by cutting the longest left-aligned
+        (text) cells, ending in "…"; numbers are never cut.
     """
     cells = _cells(headers, rows)
     lefts = _lefts(left, len(headers))
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    if width is not None:
+        _fit(cells, widths, sorted(lefts), width)
     lines = []
     for k, r in enumerate(cells):
         flush = header_left and k == 0
@@ -42,7 +48,18 @@ def text(headers: Sequence[Any], rows: Sequence[Sequence[Any]], *,
                                for i, (c, w) in enumerate(zip(r, widths, strict=True))))
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _fit(cells: list[list[str]], widths: list[int], lefts: list[int], width: int) -> None:
+    while lefts and sum(widths) + 2 * (len(widths) - 1) > width:
+        col = max(lefts, key=lambda i: widths[i])
+        if widths[col] <= 4:
+            return
+        widths[col] -= 1
+        for r in cells:
+            if len(r[col]) > widths[col]:
+                r[col] = r[col][: widths[col] - 1] + "…"
 
 
 def markdown(headers: Sequence[Any], rows: Sequence[Sequence[Any]], *,

@@ -18,7 +18,6 @@ See the README's "Optimality-gap studies" section.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -270,11 +269,13 @@ def run_gap(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
-    """Open the database read-only; return it and the chosen study's record."""
-    from validation.study import Store, StudyError
+def _open_study(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]]:
+    """Open a study database of any kind read-only; return its kind, store and the chosen
+    study's record."""
+    from validation.study import StudyError
+    from validation.study.kinds import open_readonly
 
-    store = Store(args.db, readonly=True)
+    kind, store = open_readonly(args.db)
     studies = {s["id"]: s for s in store.studies()}
     if not studies:
         store.close()
@@ -283,27 +284,28 @@ def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if study not in studies:
         store.close()
         raise StudyError(f"{args.db}: no study {study} (studies: {', '.join(map(str, studies))})")
-    return store, studies[study]
+    return kind, store, studies[study]
 
 
 @_study_errors
 def run_report(args: argparse.Namespace) -> int:
-    """Re-render the report of a study from its database."""
-    from validation.study.report import check_out, default_dir, text_table, write_report
+    """Re-render the report of a study (of any kind) from its database."""
+    from validation.study.report import check_out
 
-    store, info = _open_study(args)
+    kind, store, info = _open_study(args)
     with store:
-        out = args.out or default_dir(DEFAULT_OUT, info["spec"], info["version"])
+        out = args.out or kind.default_dir(DEFAULT_OUT, info["spec"], info["version"])
         check_out(out, info["spec"], info["version"], args.db)
-        rep = write_report(store, info["id"], out)
-    print(text_table(rep["summary"]))
+        kind.rows(store, info)  # a damaged study is refused before anything is written
+        rep = kind.report(store, info, out)
+    print(rep["table"])
     print(f"report: {rep['report']}")
     return 0
 
 
 @_study_errors
 def run_export(args: argparse.Namespace) -> int:
-    """Export a study's rows to CSV (or Parquet for a ``.parquet`` output)."""
+    """Export a study's rows (any kind) to CSV (or Parquet for a ``.parquet`` output)."""
     import os
     from pathlib import Path
 
@@ -322,12 +324,12 @@ def run_export(args: argparse.Namespace) -> int:
     if target.is_dir() or not target.parent.is_dir():
         raise UsageError(f"planner study export: cannot write {args.output} (not a file in an "
                          "existing directory)")  # fmt: skip
-    store, info = _open_study(args)
+    kind, store, info = _open_study(args)
     with store:
-        rows = store.rows(info["id"], info["spec"].algorithms, info["spec"].geometries)
+        rows = kind.rows(store, info)
     writer = export_parquet if args.output.lower().endswith(".parquet") else export_csv
     try:
-        writer(rows, args.output)
+        writer(rows, args.output, kind.store.COLUMNS)
     except OSError as err:
         raise UsageError(f"planner study: cannot write {args.output} ({err.strerror})") from None
     print(f"{len(rows)} rows written to {args.output}")
@@ -336,15 +338,13 @@ def run_export(args: argparse.Namespace) -> int:
 
 @_study_errors
 def run_list(args: argparse.Namespace) -> int:
-    """List the studies of a database (opened read-only: nothing is written)."""
-    from validation.study import Store
+    """List the studies of a database of any kind (opened read-only: nothing is written)."""
+    from validation.study.kinds import open_readonly
 
-    with Store(args.db, readonly=True) as store:
-        rows = [[s["id"], s["spec"].family, json.dumps(s["spec"].params), s["spec"].instances,
-                 s["done"], s["spec"].seed, s["spec"].solver, s["version"], s["created"]]
-                for s in store.studies()]  # fmt: skip
-    print_table(["id", "family", "params", "instances", "done", "seed", "solver", "version",
-                 "created"], rows)  # fmt: skip
+    kind, store = open_readonly(args.db)
+    with store:
+        rows = [kind.listing(s) for s in store.studies()]
+    print_table(list(kind.list_columns), [[r[c] for c in kind.list_columns] for r in rows])
     return 0
 
 

@@ -21,3 +21,9 @@ def test_markdown_rule_marks_the_left_columns() -> None:
     """A set of column indices aligns those columns left in the rule row."""
     out = table.markdown(["k", "s", "v"], [[1, "ok", 2.5]], left={1})
     assert out.splitlines() == ["| k | s | v |", "| ---: | --- | ---: |", "| 1 | ok | 2.5 |"]
+
+
+def test_width_cuts_text_cells_never_numbers() -> None:
+    """With ``width`` the longest text cell is cut (ending in "…"); numbers stay whole."""
+    out = table.text(["name", "n"], [["a-very-long-name", 12345]], width=12)
+    assert out.splitlines() == ["name       n", "-----  -----", "a-ve…  12345"]  # 12 wide

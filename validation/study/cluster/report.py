@@ -116,11 +116,19 @@ def figures(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
     return names
 
 
-def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path,
-                 command: str = "") -> dict[str, Any]:  # fmt: skip
-    """Write summary.csv, the figures and report.md to ``out``; return the summary and paths."""
+def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path, command: str = "",
+                 info: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Write summary.csv, the figures and report.md to ``out``; return the summary and paths.
+
+    With the study's record ``info`` (spec, version), ``study.json`` names the study
+    whose report the folder holds (as for every study kind).
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    if info is not None:
+        from validation.study.schedule.markdown import write_identity
+
+        write_identity(info, out)
     summary = summarise(rows)
     with open(out / "summary.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=SUMMARY, lineterminator="\n")
