@@ -1,0 +1,312 @@
+"""Every study kind under interruption and damage (docs/study-reliability.md).
+
+The attacks of ``test_study_reliability.py`` (written against the gap study),
+parametrized over the three kinds that share one store and runner: a second
+run on a busy database, two runs started at once, a read-only database, a
+truncated or altered file, rows deleted behind a finished unit's back, and
+``kill -9`` then a rerun. Each ends in exit 0 with the rows of a clean run, or
+exit 2 with one stderr line; never exit 1, never a short study. Processes are
+killed once the database shows written rows (an observable state), never
+after a fixed delay.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planner.cli import main
+from validation.study import storage
+from validation.study.kinds import KIND_NAMES, kind, open_readonly
+
+TIMING = {"heuristic_seconds", "exact_seconds", "scheduler_seconds", "replay_seconds"}
+
+
+def _argv(name: str, out: Path, units: int, db: Path | None = None) -> list[str]:
+    """A small study of kind ``name`` with ``units`` units (instances, seeds, snapshots),
+    its report in ``out``, its database ``db`` (default: ``out`` + ``.sqlite``)."""
+    common = ["--out", str(out), "--db", str(db or _db(out)), "--quiet",
+              "--workers", "1"]  # fmt: skip
+    if name == "gap":
+        return ["study", "gap", "--family", "tiny", "--jobs", "2", "--algorithms", "amp",
+                "--instances", str(units), *common]  # fmt: skip
+    if name == "cluster":
+        return ["study", "cluster", "--workload", "klusacek2008", "--param", "jobs=12",
+                "--param", "machines=3", "--policies", "fcfs", "easy",
+                "--seeds", *map(str, range(units)), *common]  # fmt: skip
+    return ["study", "schedule-gap", "--snapshots", str(units), "--jobs", "5", "--machines", "2",
+            "--interarrival", "30", "--time-limit", "30", "--policies", "fcfs", "easy",
+            *common]  # fmt: skip
+
+
+def _rows_per_unit(name: str) -> int:
+    return {"gap": 2, "cluster": 2, "schedule-gap": 2}[name]  # tiny: 2 jobs; 2 policies
+
+
+def _db(out: Path) -> Path:
+    return out.parent / f"{out.name}.sqlite"
+
+
+def _stable(name: str, db: Path) -> list[dict[str, Any]]:
+    """The verified rows of the database's study, without run times."""
+    k, store = open_readonly(db)
+    with store:
+        (info,) = store.studies()
+        rows = k.rows(store, info)
+    return [{c: v for c, v in r.items() if c not in TIMING} for r in rows]
+
+
+def _one_line(capsys: pytest.CaptureFixture[str], *needles: str) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for needle in needles:
+        assert needle in err, err
+    return err
+
+
+_CLEAN: dict[tuple[str, int], list[dict[str, Any]]] = {}
+
+
+def _clean(name: str, units: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    """The rows of an uninterrupted run (computed once per kind and size)."""
+    if (name, units) not in _CLEAN:
+        out = tmp_path / "clean"
+        assert main(_argv(name, out, units)) == 0
+        capsys.readouterr()
+        _CLEAN[name, units] = _stable(name, _db(out))
+    return _CLEAN[name, units]
+
+
+@pytest.fixture(autouse=True)
+def no_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reports without figures (drawing is the slow part; no test here looks at them)."""
+    from validation.study import plots
+    from validation.study.cluster import report as cluster_report
+    from validation.study.schedule import report as schedule_report
+
+    monkeypatch.setattr(plots, "available", lambda: False)
+    monkeypatch.setattr(cluster_report, "figures", lambda summary, out: [])
+    monkeypatch.setattr(schedule_report, "draw", lambda summary, out: [])
+
+
+def test_every_kind_is_registered_once() -> None:
+    """Three kinds, three distinct formats; each store's columns are its export header."""
+    assert KIND_NAMES == ("gap", "cluster", "schedule-gap")
+    formats = [kind(n).store.FORMAT for n in KIND_NAMES]
+    assert len(set(formats)) == 3 and all(f.startswith("planner.") for f in formats)
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_list_report_export_serve_every_kind(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``study list``, ``report`` and ``export`` read a database of each kind: the export
+    holds every row in the kind's columns, the report re-renders into its own folder."""
+    out = tmp_path / "o"
+    assert main(_argv(name, out, 2)) == 0
+    capsys.readouterr()
+    db = str(_db(out))
+    assert main(["study", "list", "--db", db]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].split()[0] == "id" and listed[2].split()[0] == "1" and len(listed) == 3
+    assert main(["study", "export", "--db", db, "-o", str(tmp_path / "rows.csv")]) == 0
+    with open(tmp_path / "rows.csv", newline="", encoding="utf-8") as fh:
+        data = list(csv.DictReader(fh))
+    assert list(data[0]) == list(kind(name).store.COLUMNS)
+    assert len(data) == 2 * _rows_per_unit(name)
+    assert main(["study", "report", "--db", db, "--out", str(tmp_path / "again")]) == 0
+    assert (tmp_path / "again" / "report.md").is_file()
+    assert (tmp_path / "again" / "study.json").is_file()
+    assert "report: " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_a_second_run_on_a_busy_database_is_refused(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While a run holds the database, another exits 2 with one line naming the holder."""
+    out = tmp_path / "o"
+    with kind(name).store(_db(out)):
+        assert main(_argv(name, out, 2)) == 2
+        _one_line(capsys, "another planner study is running", f"pid {os.getpid()}")
+    assert main(_argv(name, out, 2)) == 0
+    assert not Path(f"{_db(out)}.lock").exists()
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_two_runs_started_at_once_never_corrupt_the_database(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two processes on one ``--db`` at the same moment: each finishes or is refused with
+    exit 2 and one line (never ``IntegrityError``, exit 1); the rows are a clean run's."""
+    out = tmp_path / "o"
+    argv = [sys.executable, "-m", "planner.cli", *_argv(name, out, 3)]
+    env = {**os.environ, "CI": "1", "MPLBACKEND": "Agg"}
+    procs = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, env=env) for _ in range(2)]  # fmt: skip
+    results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+    for p in procs:
+        p.stderr.close()  # type: ignore[union-attr]
+    assert sorted(code for code, _ in results) in ([0, 0], [0, 2]), results
+    for code, err in results:
+        if code == 2:
+            assert err.count("\n") == 1 and "another planner study is running" in err, err
+    assert _stable(name, _db(out)) == _clean(name, 3, tmp_path, capsys)
+
+
+def _read_only(path: str) -> sqlite3.Connection:
+    """What SQLite does itself for a file or folder it cannot write (as root every file is
+    writable, so the test opens the connection read-only)."""
+    uri = Path(path).absolute().as_uri() + "?mode=ro"
+    return sqlite3.connect(uri, uri=True, isolation_level=None)
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_a_read_only_database_of_an_unfinished_study_exits_2_before_any_work(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """A database that cannot be written: an unfinished study exits 2 with one line and
+    the file unchanged; the finished one still re-renders its report (reads only)."""
+    out = tmp_path / "o"
+    assert main(_argv(name, out, 2)) == 0
+    capsys.readouterr()
+    before = _db(out).read_bytes()
+    monkeypatch.setattr(storage, "_connect", _read_only)
+    assert main(_argv(name, tmp_path / "bigger", 3, db=_db(out))) == 2
+    _one_line(capsys, "read-only", "study is unfinished")
+    assert main(_argv(name, out, 2)) == 0
+    assert _db(out).read_bytes() == before
+
+
+def _truncate(db: Path) -> None:
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) * 9 // 10])
+
+
+def _drop_column(db: Path) -> None:
+    con = sqlite3.connect(db)
+    table = kind_of_file(db).store.TABLE
+    con.execute(f"ALTER TABLE {table} DROP COLUMN {kind_of_file(db).store.COLUMNS[-1]}")
+    con.commit()
+    con.close()
+
+
+def kind_of_file(db: Path) -> Any:
+    from validation.study.kinds import kind_of
+
+    return kind_of(db)
+
+
+@pytest.mark.parametrize("damage", [_truncate, _drop_column], ids=["truncated-90", "schema"])
+@pytest.mark.parametrize("command", ["run", "list", "report", "export"])
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_a_damaged_database_exits_2_with_one_line(
+    name: str, command: str, damage: Callable[[Path], None], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """A file truncated to 90 % or with an altered schema: every command exits 2 with one
+    line before any work, and leaves the file as it was."""
+    out = tmp_path / "o"
+    assert main(_argv(name, out, 4)) == 0
+    capsys.readouterr()
+    db = _db(out)
+    damage(db)
+    before = db.read_bytes()
+    argv = {
+        "run": _argv(name, tmp_path / "r", 5, db=db),
+        "list": ["study", "list", "--db", str(db)],
+        "report": ["study", "report", "--db", str(db), "--out", str(tmp_path / "r")],
+        "export": ["study", "export", "--db", str(db), "-o", str(tmp_path / "rows.csv")],
+    }[command]
+    assert main(argv) == 2
+    err = _one_line(capsys)
+    assert "damaged" in err or "not a planner" in err, err
+    assert db.read_bytes() == before
+    assert not (tmp_path / "r").exists() and not (tmp_path / "rows.csv").exists()
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_deleted_rows_of_a_finished_unit_are_never_a_complete_study(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One finished unit's rows deleted (its done record kept): the rerun redoes that unit
+    (a cluster replay: its row is its record) or refuses with one line (exit 2); it never
+    reports the study complete over the remaining rows."""
+    out = tmp_path / "o"
+    assert main(_argv(name, out, 3)) == 0
+    capsys.readouterr()
+    k = kind(name)
+    unit = {"gap": "instance = 1", "cluster": "seed = 1",
+            "schedule-gap": "snapshot = 1"}[name]  # fmt: skip
+    con = sqlite3.connect(_db(out))
+    con.execute(f"DELETE FROM {k.store.TABLE} WHERE {unit}")
+    con.commit()
+    con.close()
+    code = main(_argv(name, out, 3))
+    captured = capsys.readouterr()
+    if name == "cluster":
+        assert code == 0 and "(2 computed now)" in captured.out
+        assert _stable(name, _db(out)) == _clean(name, 3, tmp_path, capsys)
+    else:
+        assert code == 2 and captured.err.count("\n") == 1, captured.err
+        assert "damaged" in captured.err and "1: 0 of 2" in captured.err
+    db = str(_db(out))
+    for argv in (["study", "export", "--db", db, "-o", str(tmp_path / "x.csv")],
+                 ["study", "report", "--db", db, "--out", str(tmp_path / "r")]):  # fmt: skip
+        assert main(argv) == (0 if name == "cluster" else 2)
+        capsys.readouterr()
+
+
+def _count_units(db: Path) -> int:
+    """Units written so far, read without disturbing the run (0 while none is readable)."""
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.1)
+        try:
+            table = "runs" if "runs" in {r[0] for r in con.execute(
+                "SELECT name FROM sqlite_master")} else "done"  # fmt: skip
+            return int(con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_kill_9_then_a_rerun_gives_the_rows_of_a_clean_run(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kill -9`` once the database holds written units (polled, read-only), then the same
+    command again: exit 0 and exactly the rows of an uninterrupted run."""
+    units = 12
+    out = tmp_path / "o"
+    argv = _argv(name, out, units)
+    proc = subprocess.Popen([sys.executable, "-m", "planner.cli", *argv],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "CI": "1", "MPLBACKEND": "Agg"})  # fmt: skip
+    try:
+        deadline = time.monotonic() + 240  # a bound against a hang, not a timing assert
+        while proc.poll() is None and time.monotonic() < deadline:
+            if _count_units(_db(out)) >= 1:
+                break
+            time.sleep(0.02)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    con = sqlite3.connect(_db(out))
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert _stable(name, _db(out)) == _clean(name, units, tmp_path, capsys)
