@@ -211,6 +211,7 @@ def run_gap(args: argparse.Namespace) -> int:
     from planner import __version__
     from validation.study import Store, StudySpec, WorkerLost, make_executor, resolve, run_study
     from validation.study.executors import WorkerStartError, check_scheduler
+    from validation.study.kinds import output_errors
     from validation.study.report import check_out, default_dir, text_table, write_report
 
     if args.family is None and args.params:
@@ -243,7 +244,8 @@ def run_gap(args: argparse.Namespace) -> int:
     db = args.db or str(base / "study.sqlite")
     check_out(out, spec, __version__, db)
     if args.db is None:
-        base.mkdir(parents=True, exist_ok=True)
+        with output_errors(base):
+            base.mkdir(parents=True, exist_ok=True)
     with Store(db) as store:
         executor = make_executor(args.executor, workers=args.workers, threads=args.threads,
                                  scheduler=args.scheduler)  # fmt: skip
@@ -257,7 +259,8 @@ def run_gap(args: argparse.Namespace) -> int:
             done = len(store.done(store.find(spec, __version__) or 0))
             raise KeyboardInterrupt(f"interrupted; {done} of {spec.instances} instances are "
                                     "saved, rerun the same command to resume") from None
-        rep = write_report(store, outcome.study, out)
+        with output_errors(out):
+            rep = write_report(store, outcome.study, out)
     print(f"{spec.family}: {spec.instances} instances ({outcome.written} computed now), "
           f"{outcome.rows} rows in {db}")  # fmt: skip
     print(text_table(rep["summary"]))
@@ -290,6 +293,7 @@ def _open_study(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]]:
 @_study_errors
 def run_report(args: argparse.Namespace) -> int:
     """Re-render the report of a study (of any kind) from its database."""
+    from validation.study.kinds import output_errors
     from validation.study.report import check_out
 
     kind, store, info = _open_study(args)
@@ -297,7 +301,8 @@ def run_report(args: argparse.Namespace) -> int:
         out = args.out or kind.default_dir(DEFAULT_OUT, info["spec"], info["version"])
         check_out(out, info["spec"], info["version"], args.db)
         kind.rows(store, info)  # a damaged study is refused before anything is written
-        rep = kind.report(store, info, out)
+        with output_errors(out):
+            rep = kind.report(store, info, out)
     print(rep["table"])
     print(f"report: {rep['report']}")
     return 0

@@ -75,6 +75,7 @@ def run_cluster(args: argparse.Namespace) -> int:
         write_report,
     )  # fmt: skip
     from validation.study.cluster.report import text_table
+    from validation.study.kinds import output_errors
 
     params = _params(args.param, args.workload)
     if args.scheduler is not None:
@@ -92,7 +93,8 @@ def run_cluster(args: argparse.Namespace) -> int:
                                 machines=args.machines, params=params)  # fmt: skip
         out = Path(args.out)
         if args.db is None:
-            out.mkdir(parents=True, exist_ok=True)
+            with output_errors(out):
+                out.mkdir(parents=True, exist_ok=True)
         db = args.db or str(out / "cluster.sqlite")
         with ClusterStore(db) as store:
             executor = make_executor(args.executor, workers=args.workers,
@@ -104,10 +106,12 @@ def run_cluster(args: argparse.Namespace) -> int:
                 print(f"planner study: {err}", file=sys.stderr)
                 return 1
             rows = store.rows(outcome.study)
+            info = store.info(outcome.study)
+        command = "planner " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        with output_errors(out):
+            rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "", info)
     except StudyError as err:
         raise UsageError(f"planner study cluster: {str(err).splitlines()[0]}") from None
-    command = "planner " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "")
     print(f"{outcome.replays} replays ({outcome.written} computed now) in {db}")
     print(text_table(rep["summary"]))
     print(f"report: {rep['report']}")

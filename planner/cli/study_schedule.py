@@ -61,6 +61,7 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
     from planner.cli.common import UsageError
     from validation.study import StudyError, WorkerLost, make_executor
     from validation.study.executors import WorkerStartError, check_scheduler
+    from validation.study.kinds import output_errors
     from validation.study.report import check_out
     from validation.study.schedule import (
         ScheduleGapSpec,
@@ -90,7 +91,8 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
         db = args.db or str(base / "schedule-gap.sqlite")
         check_out(out, spec, __version__, db)  # type: ignore[arg-type]
         if args.db is None:
-            base.mkdir(parents=True, exist_ok=True)
+            with output_errors(base):
+                base.mkdir(parents=True, exist_ok=True)
         with ScheduleGapStore(db) as store:
             executor = make_executor(args.executor, workers=args.workers, threads=args.threads,
                                      scheduler=args.scheduler)  # fmt: skip
@@ -107,7 +109,8 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
                                         "are saved, rerun the same command to resume") from None
             rows = store.rows(outcome.study)
             seconds = store.seconds(outcome.study)
-            rep = write_report(rows, store.info(outcome.study), out, seconds)
+            with output_errors(out):
+                rep = write_report(rows, store.info(outcome.study), out, seconds)
     except StudyError as err:
         raise UsageError(f"{name}: {str(err).splitlines()[0]}") from None
     if args.csv:

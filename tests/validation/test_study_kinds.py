@@ -310,3 +310,19 @@ def test_kill_9_then_a_rerun_gives_the_rows_of_a_clean_run(
     assert main(argv) == 0
     capsys.readouterr()
     assert _stable(name, _db(out)) == _clean(name, units, tmp_path, capsys)
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_a_report_folder_under_a_file_exits_2_with_one_line(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out FILE/sub`` (the folder cannot be created): exit 2 and one line, not an
+    internal error; ``study report`` alike."""
+    (tmp_path / "blocker").write_text("x")
+    bad = tmp_path / "blocker" / "sub"
+    assert main(_argv(name, bad, 1, db=tmp_path / "db.sqlite")) == 2
+    _one_line(capsys, "blocker")
+    assert main(_argv(name, tmp_path / "o", 1, db=tmp_path / "db.sqlite")) == 0
+    capsys.readouterr()
+    assert main(["study", "report", "--db", str(tmp_path / "db.sqlite"), "--out", str(bad)]) == 2
+    _one_line(capsys, "blocker")

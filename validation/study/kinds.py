@@ -19,7 +19,8 @@ kind                      unit          what a study compares
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -192,3 +193,15 @@ def open_readonly(path: str | Path) -> tuple[StudyKind, StudyStore]:
     """Open a study database of any kind for reading only (nothing is ever written)."""
     k = kind_of(path)
     return k, k.store(path, readonly=True)
+
+
+@contextmanager
+def output_errors(out: str | Path) -> Iterator[None]:
+    """Turn an OSError while creating or writing a report folder into a one-line StudyError
+    (a bad output path is bad input: exit 2, docs/study-reliability.md)."""
+    try:
+        yield
+    except OSError as err:
+        where = err.filename if err.filename is not None else out
+        raise StudyError(f"{where}: cannot write the report there "
+                         f"({err.strerror or type(err).__name__})") from None
