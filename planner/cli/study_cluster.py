@@ -10,7 +10,6 @@ See ``docs/job-flows.md``.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from typing import Any
 
@@ -107,9 +106,8 @@ def run_cluster(args: argparse.Namespace) -> int:
                 return 1
             rows = store.rows(outcome.study)
             info = store.info(outcome.study)
-        command = "planner " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         with output_errors(out):
-            rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "", info)
+            rep = write_report(rows, out, spec.command(), info)
     except StudyError as err:
         raise UsageError(f"planner study cluster: {str(err).splitlines()[0]}") from None
     print(f"{outcome.replays} replays ({outcome.written} computed now) in {db}")

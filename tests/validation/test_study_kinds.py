@@ -326,3 +326,34 @@ def test_a_report_folder_under_a_file_exits_2_with_one_line(
     capsys.readouterr()
     assert main(["study", "report", "--db", str(tmp_path / "db.sqlite"), "--out", str(bad)]) == 2
     _one_line(capsys, "blocker")
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_every_report_renders_its_findings_in_one_place(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """``document.findings_section`` is the one place a kind's Findings are rendered: each
+    kind's report.md carries its text after the head (title, setting) and before its first
+    section, and the report is otherwise unchanged."""
+    from validation.study import document
+
+    out = tmp_path / "o"
+    assert main(_argv(name, out, 1)) == 0
+    capsys.readouterr()
+    plain = (out / "report.md").read_text(encoding="utf-8")
+    seen: list[tuple[str, int]] = []
+
+    def fake(kind_name: str, rows: Any, spec: Any) -> str:
+        seen.append((kind_name, len(rows)))
+        return "## Findings\n\n- FOUND"
+
+    monkeypatch.setattr(document, "findings_section", fake)
+    db = str(_db(out))
+    assert main(["study", "report", "--db", db, "--out", str(out)]) == 0
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert seen == [(name, _rows_per_unit(name))]
+    head, _, rest = text.partition("## Findings\n\n- FOUND\n\n")
+    assert head.startswith("# ") and "\n## " not in head and rest.lstrip().startswith(
+        ("## ", "Metrics", "Gap ="))  # fmt: skip
+    assert head + rest == plain

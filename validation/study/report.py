@@ -64,8 +64,7 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
         ``report`` (path), ``summary`` (records), ``errors`` (error rows),
         ``figures`` (file names; empty without matplotlib), ``error_files``.
     """
-    import json
-
+    from validation.study.document import write_identity, write_markdown
     from validation.study.export import export_csv
 
     out = Path(out)
@@ -73,8 +72,7 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
     check_out(out, info["spec"], info["version"], store.path)
     rows = store.rows(study, info["spec"].algorithms, info["spec"].geometries)
     out.mkdir(parents=True, exist_ok=True)
-    ident = identity(info["spec"], info["version"])
-    (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")
+    write_identity(info, out)
     summary = summarise(rows)
     figures = plots.draw(rows, summary, out)
     _summary_csv(summary, out / "summary.csv")
@@ -87,8 +85,8 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
             path = out / "errors" / f"instance-{index}.json"
             path.write_text(text, encoding="utf-8")
             error_files.append(str(path))
-    report = out / "report.md"
-    report.write_text(_markdown(info, summary, figures, errors, len(rows)), encoding="utf-8")
+    head, body = _markdown(info, summary, figures, errors, len(rows))
+    report = write_markdown(out, "gap", info, rows, head, body)
     return {"report": str(report), "summary": summary, "errors": errors,
             "figures": figures, "error_files": error_files}  # fmt: skip
 
@@ -121,10 +119,11 @@ def _summary_csv(summary: Sequence[Mapping[str, Any]], path: Path) -> None:
 
 
 def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors: list[Any],
-              nrows: int) -> str:  # fmt: skip
+              nrows: int) -> tuple[list[str], list[str]]:  # fmt: skip
+    """Return report.md's head (title, setting, command) and body (validation.study.document)."""
     spec: StudySpec = info["spec"]
     params = " ".join(f"{k}={v}" for k, v in sorted(spec.params.items())) or "defaults"
-    lines = [
+    head = [
         f"# Gap study: {spec.family}",
         "",
         f"- family `{spec.family}` ({params}), {spec.instances} instances, seed {spec.seed}",
@@ -135,6 +134,8 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
         f"{info['done']} instances, {nrows} rows (instance × job × algorithm)",
         f"- command: `{command(spec)}`",
         "",
+    ]
+    lines = [
         "Gap = (heuristic − optimum) / max(|optimum|, 1), sign-normalised so that 0 is "
         "optimal and positive is worse; `abs mean`/`abs max` are the same difference in the "
         "criterion's own unit (quanta, money, q), the gap to read for min_start, dep and coord, "
@@ -161,11 +162,10 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
     else:
         lines.append("Instances are saved in `errors/instance-INDEX.json`.")
         lines.append("")
-        lines.append("| instance | geometry | job | algorithm | error |")
-        lines.append("| ---: | --- | --- | --- | --- |")
-        lines += [f"| {r['instance']} | {r['geometry']} | {r['job']} | {r['algorithm']} | "
-                  f"{r['error']} |" for r in errors]  # fmt: skip
-    return "\n".join(lines) + "\n"
+        lines.append(table.markdown(["instance", "geometry", "job", "algorithm", "error"],
+                                    [[r["instance"], r["geometry"], r["job"], r["algorithm"],
+                                      r["error"]] for r in errors], left={1, 2, 3, 4}))  # fmt: skip
+    return head, lines
 
 
 IDENTITY_FILE = "study.json"

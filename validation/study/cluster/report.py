@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from planner import table
+from validation.study.document import write_identity, write_markdown
 
 SUMMARY = (
     "workload", "estimates", "policy", "runs", "jobs", "mean_wait", "median_wait", "p90_wait",
@@ -126,8 +127,6 @@ def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path, command: st
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if info is not None:
-        from validation.study.schedule.markdown import write_identity
-
         write_identity(info, out)
     summary = summarise(rows)
     with open(out / "summary.csv", "w", newline="", encoding="utf-8") as fh:
@@ -135,12 +134,12 @@ def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path, command: st
         w.writeheader()
         w.writerows(summary)
     figs = figures(summary, out)
-    lines = ["# Cluster policy study", ""]
+    head = ["# Cluster policy study", ""]
     if command:
-        lines += ["Command:", "", f"    {command}", ""]
-    lines += ["Metrics are averaged over seeds (Klusáček & Rudová 2008; definitions in "
+        head += ["Command:", "", f"    {command}", ""]
+    lines = ["Metrics are averaged over seeds (Klusáček & Rudová 2008; definitions in "
               "`docs/job-flows.md`). `violations` counts what the independent checker "
               "found in the replays (it must be 0).", "", markdown_table(summary), ""]  # fmt: skip
     lines += [f"![{name}]({name})" for name in figs]
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"summary": summary, "report": str(out / "report.md"), "figures": figs}
+    report = write_markdown(out, "cluster", info or {"spec": None}, rows, head, lines)
+    return {"summary": summary, "report": str(report), "figures": figs}

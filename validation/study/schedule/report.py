@@ -112,7 +112,8 @@ def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out
     Only the line starting ``- timing:`` depends on the run (creation time,
     seconds); the rest is a function of the rows.
     """
-    from validation.study.schedule.markdown import markdown, write_identity
+    from validation.study.document import write_identity, write_markdown
+    from validation.study.schedule.markdown import markdown
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -121,7 +122,7 @@ def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out
     write_csv(summary, out / "summary.csv", SUMMARY)
     write_csv(rows, out / "rows.csv")
     figures = draw(summary, out)
-    text = markdown(info, rows, summary, statuses(rows), figures, seconds)
-    (out / "report.md").write_text(text, encoding="utf-8")
-    return {"report": str(out / "report.md"), "summary": summary, "figures": figures,
+    head, body = markdown(info, rows, summary, statuses(rows), figures, seconds)
+    report = write_markdown(out, "schedule-gap", info, rows, head, body)
+    return {"report": str(report), "summary": summary, "figures": figures,
             "beats": sum(s["beats_optimum"] for s in summary)}  # fmt: skip
