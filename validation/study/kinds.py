@@ -59,7 +59,7 @@ class StudyKind:
     name: str
     store: type[StudyStore]
     spec: type
-    task: Callable[[Any], Any]
+    task: Callable[..., Any]
     unit: str
     list_columns: tuple[str, ...]
     listing: Callable[[dict[str, Any]], dict[str, Any]]

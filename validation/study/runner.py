@@ -197,7 +197,9 @@ def run_study(
         simulate an interruption with it).
     """
     if version is None:
-        from planner import __version__ as version
+        from planner import __version__
+
+        version = __version__
     ctx = resolve(spec, toolkit)
     names = tuple(n for n, _ in ctx.algorithms)
     units = Units(range(spec.instances), lambda: range(spec.instances), lambda i: i,

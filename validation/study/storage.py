@@ -26,12 +26,14 @@ import sqlite3
 from collections import Counter
 from collections.abc import Hashable, Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from validation.study.locks import RunLock, guard, sigint_deferred
 from validation.study.spec import StudyError
 
 __all__ = ["StudyStore", "read_format", "sigint_deferred"]
+
+_Store = TypeVar("_Store", bound="StudyStore")
 
 
 def _connect(path: str) -> sqlite3.Connection:
@@ -205,7 +207,7 @@ class StudyStore:
         self._release()
         self.db = None  # type: ignore[assignment]
 
-    def __enter__(self) -> StudyStore:
+    def __enter__(self: _Store) -> _Store:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -139,7 +139,9 @@ class Store(StudyStore):
         grids: dict[int, tuple[set[Any], set[Any], set[Any]]] = {}
         for r in rows:
             g = grids.setdefault(r["instance"], (set(), set(), set()))
-            g[0].add(r["geometry"]), g[1].add(r["job"]), g[2].add(r["algorithm"])
+            g[0].add(r["geometry"])
+            g[1].add(r["job"])
+            g[2].add(r["algorithm"])
             counts[r["instance"]] = counts.get(r["instance"], 0) + 1
         for i, (geos, jobs, algs) in grids.items():
             full = len(geos) * len(jobs) * len(algs) == counts[i]

@@ -40,7 +40,9 @@ def run_cluster_study(
     (tests simulate an interruption with it).
     """
     if version is None:
-        from planner import __version__ as version
+        from planner import __version__
+
+        version = __version__
     tasks = spec.tasks()
     units = Units([_key(t) for t in tasks], lambda: tasks, _key, run_task,
                   store.rows, "replay")  # fmt: skip

@@ -60,7 +60,9 @@ def run_schedule_gap_study(
         and optimum schedules); it must be 0.
     """
     if version is None:
-        from planner import __version__ as version
+        from planner import __version__
+
+        version = __version__
     tasks = spec.tasks()
     units = Units(range(spec.seed, spec.seed + spec.snapshots), lambda: tasks,
                   lambda t: t.seed, run_snapshot, store.rows, "snapshot")  # fmt: skip
