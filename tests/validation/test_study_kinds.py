@@ -189,6 +189,47 @@ def test_a_read_only_database_of_an_unfinished_study_exits_2_before_any_work(
     assert _db(out).read_bytes() == before
 
 
+def _restricted(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run the CLI in a process that file permissions bind: as root, without the capability
+    to override them (``setpriv``); otherwise as this user."""
+    cmd = [sys.executable, "-m", "planner.cli", *argv]
+    if os.geteuid() == 0:
+        import shutil
+
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: permissions cannot be enforced")
+        cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *cmd]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "CI": "1", "MPLBACKEND": "Agg"})  # fmt: skip
+
+
+@pytest.mark.parametrize("where", ["file", "folder"])
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_a_read_only_file_or_folder_is_refused_for_an_unfinished_study(
+    name: str, where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Real permissions: the database file, or only its folder, not writable. An unfinished
+    study exits 2 with one line before any work; the finished one re-renders (exit 0)."""
+    out = tmp_path / "o"
+    db = tmp_path / "ro" / "study.sqlite"
+    db.parent.mkdir()
+    assert main(_argv(name, out, 2, db=db)) == 0
+    capsys.readouterr()
+    before = db.read_bytes()
+    target, mode = (db, 0o444) if where == "file" else (db.parent, 0o555)
+    target.chmod(mode)
+    try:
+        done = _restricted(_argv(name, tmp_path / "bigger", 3, db=db))
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "read-only" in done.stderr, done.stderr
+        assert "study is unfinished" in done.stderr
+        again = _restricted(_argv(name, out, 2, db=db))
+        assert again.returncode == 0, again.stderr
+    finally:
+        target.chmod(0o755)
+    assert db.read_bytes() == before
+
+
 def _truncate(db: Path) -> None:
     data = db.read_bytes()
     db.write_bytes(data[: len(data) * 9 // 10])

@@ -192,7 +192,8 @@ class StudyStore:
         """Return True when a transaction can write the file (it is rolled back)."""
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("UPDATE meta SET value = value WHERE key = 'format'")
+            # a new row (an unchanged UPDATE passes in a read-only folder: no journal needed)
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('write-probe', '')")
         except sqlite3.OperationalError as err:
             if "readonly" in str(err) or "read-only" in str(err):
                 return False
