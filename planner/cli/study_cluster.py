@@ -104,6 +104,12 @@ def run_cluster(args: argparse.Namespace) -> int:
             except WorkerLost as err:
                 print(f"planner study: {err}", file=sys.stderr)
                 return 1
+            except KeyboardInterrupt:
+                from planner import __version__
+
+                done = len(store.done(store.find(spec, __version__) or 0))
+                raise KeyboardInterrupt(f"interrupted; {done} of {len(spec.tasks())} replays "
+                                        "are saved, rerun the same command to resume") from None
             rows = store.rows(outcome.study)
             info = store.info(outcome.study)
         with output_errors(out):

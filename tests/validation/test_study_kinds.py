@@ -454,3 +454,82 @@ def test_schedule_gap_runs_on_a_seed_whose_machines_are_all_narrow(
             "--out", str(tmp_path / "o")]  # fmt: skip
     assert main(argv) == 0
     assert "1 snapshots of 6 jobs on 5 machines (1 solved now)" in capsys.readouterr().out
+
+
+def _api_run(name: str, store: Any) -> Any:
+    """Run a three-unit study of kind ``name`` through the library (no CLI)."""
+    if name == "gap":
+        from test_study_runner import FAKE, SPEC
+
+        from validation.study import run_study
+
+        return run_study(SPEC, store, toolkit=FAKE, version="test")
+    if name == "cluster":
+        from validation.study.cluster import ClusterStudySpec, run_cluster_study
+
+        spec = ClusterStudySpec(workloads=("klusacek2008",), policies=("fcfs", "easy"),
+                                seeds=(0, 1, 2), params={"jobs": 12, "machines": 3})  # fmt: skip
+        return run_cluster_study(spec, store, version="test", progress=False)
+    from validation.study.schedule import ScheduleGapSpec, run_schedule_gap_study
+
+    spec = ScheduleGapSpec(snapshots=3, jobs=5, machines=2, interarrival=30.0,
+                           time_limit=30.0, policies=("fcfs", "easy"))  # fmt: skip
+    return run_schedule_gap_study(spec, store, version="test", progress=False)
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_ctrl_c_inside_a_write_commits_the_unit_then_stops(name: str, tmp_path: Path) -> None:
+    """SIGINT raised while the second unit's record is inserted is held back until the
+    commit: two whole units are stored, their rows verify, and KeyboardInterrupt follows."""
+    record = "INSERT INTO runs" if name == "cluster" else "INSERT INTO done"
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    seen = {"n": 0}
+
+    def interrupt_on_second(statement: str) -> None:
+        if statement.startswith(record):
+            seen["n"] += 1
+            if seen["n"] == 2:
+                signal.raise_signal(signal.SIGINT)
+
+    try:
+        with kind(name).store(tmp_path / "db.sqlite") as store:
+            store.db.set_trace_callback(interrupt_on_second)
+            with pytest.raises(KeyboardInterrupt):
+                _api_run(name, store)
+            store.db.set_trace_callback(None)
+            (info,) = store.studies()
+            assert len(store.done(info["id"])) == 2
+            per_unit = {"gap": 4, "cluster": 1, "schedule-gap": 2}[name]  # 2 jobs × 2 algs
+            assert len(kind(name).rows(store, info)) == 2 * per_unit
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("name", KIND_NAMES)
+def test_ctrl_c_mid_run_is_130_one_line_and_a_consistent_database(
+    name: str, tmp_path: Path
+) -> None:
+    """Ctrl-C to the process group once the database holds a written unit (polled): exit 130,
+    one line saying how many units are saved, no traceback; the stored rows verify."""
+    out = tmp_path / "o"
+    argv = [sys.executable, "-m", "planner.cli", *_argv(name, out, 2000)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env={**os.environ, "CI": "1"},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 240  # a bound against a hang, not a timing assert
+        while proc.poll() is None and time.monotonic() < deadline:
+            if _count_units(_db(out)) >= 1:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the study ended before it could be interrupted"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert err.count("\n") == 1 and "Traceback" not in err and "interrupted" in err, err
+    assert "saved, rerun the same command to resume" in err, err
+    assert _stable(name, _db(out))  # whole units only: verified against their records
