@@ -74,10 +74,7 @@ class StudyKind:
 
     def rows(self, store: StudyStore, info: dict[str, Any]) -> list[dict[str, Any]]:
         """Return a study's rows, verified against its done records and its spec."""
-        if self.name == "gap":
-            return store.rows(info["id"], info["spec"].algorithms,  # type: ignore[call-arg]
-                              info["spec"].geometries)  # fmt: skip
-        return store.rows(info["id"])
+        return store.study_rows(info)
 
 
 def _gap() -> StudyKind:

@@ -318,6 +318,11 @@ class StudyStore:
         """
         return self._read(study)
 
+    def study_rows(self, info: dict[str, Any]) -> list[dict[str, Any]]:
+        """Return the verified rows of the study ``info`` (a record of :meth:`studies`),
+        checked against its spec as well as its done records."""
+        return self.rows(info["id"])
+
     def _read(self, study: int, **checks: Any) -> list[dict[str, Any]]:
         """Read rows and done records in one transaction (a consistent snapshot, even while
         a run writes), then verify them."""

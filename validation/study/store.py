@@ -129,6 +129,10 @@ class Store(StudyStore):
         """
         return self._read(study, algorithms=algorithms, geometries=geometries)
 
+    def study_rows(self, info: dict[str, Any]) -> list[dict[str, Any]]:
+        """Return the verified rows of ``info``'s study over its algorithms and geometries."""
+        return self.rows(info["id"], info["spec"].algorithms, info["spec"].geometries)
+
     def _recorded(self, study: int) -> dict[Hashable, int]:
         cur = self.db.execute("SELECT instance, rows FROM done WHERE study = ?", (study,))
         return {int(i): int(n) for i, n in cur}
