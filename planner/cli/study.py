@@ -13,6 +13,10 @@ See the README's "Optimality-gap studies" section.
 - ``planner study report --db FILE`` / ``export --db FILE -o FILE``: re-render
   a report, export rows to CSV or Parquet.
 - ``planner study list --db FILE``: the studies in a database.
+
+``report``, ``export`` and ``list`` read a database of any study kind (gap,
+cluster, schedule-gap; ``validation.study.kinds``), recognised by its format
+marker and opened read-only.
 """
 
 from __future__ import annotations

@@ -252,8 +252,8 @@ class StudyStore:
             counts = dict(self.db.execute(
                 f"SELECT study, COUNT(*) FROM {self.DONE_TABLE} GROUP BY study"))  # fmt: skip
         for sid, params, version, created in records:
-            try:
-                spec = self.spec_from_dict(json.loads(params))
+            try:  # parsed once per open store (a cluster spec may generate a workload)
+                spec = self._specs.get(sid) or self.spec_from_dict(json.loads(params))
             except (ValueError, TypeError, KeyError) as err:
                 first = str(err).splitlines()[0] if str(err) else type(err).__name__
                 raise StudyError(f"{self.path}: the database is damaged (study {sid} has "
