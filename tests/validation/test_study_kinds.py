@@ -99,11 +99,15 @@ def no_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(schedule_report, "draw", lambda summary, out: [])
 
 
-def test_every_kind_is_registered_once() -> None:
-    """Three kinds, three distinct formats; each store's columns are its export header."""
+def test_every_kind_is_registered_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Three kinds, three distinct formats, each the name of a ``planner study`` subcommand."""
     assert KIND_NAMES == ("gap", "cluster", "schedule-gap")
     formats = [kind(n).store.FORMAT for n in KIND_NAMES]
     assert len(set(formats)) == 3 and all(f.startswith("planner.") for f in formats)
+    for name in KIND_NAMES:
+        with pytest.raises(SystemExit) as done:
+            main(["study", name, "--help"])
+        assert done.value.code == 0 and f"usage: planner study {name}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", KIND_NAMES)
