@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from instances import FAMILIES, WORKLOAD_FAMILIES, dumps_workload, generate_workload
 from planner.cli import main
@@ -118,6 +120,29 @@ def test_klusacek2008_every_seed_generates() -> None:
         if widest < 8:
             capped.append(seed)
     assert 195 in capped and 0 < len(capped) < 20
+
+
+@st.composite
+def _klusacek_params(draw: st.DrawFn) -> dict:
+    """Parameter sets the checks accept: few machines, any CPU ranges that nest."""
+    mc_min = draw(st.integers(1, 8))
+    mc_max = draw(st.integers(mc_min, 16))
+    c_min = draw(st.integers(1, mc_min))
+    c_max = draw(st.integers(c_min, mc_max))
+    return {"machines": draw(st.integers(1, 4)), "machine_cpus_min": mc_min,
+            "machine_cpus_max": mc_max, "cpus_min": c_min, "cpus_max": c_max, "jobs": 5}
+
+
+@settings(max_examples=40, deadline=None)
+@given(params=_klusacek_params(), seed=st.integers(0, 2**32 - 1))
+def test_klusacek2008_accepted_parameters_generate_for_every_seed(params: dict,
+                                                                  seed: int) -> None:
+    """Validity is a property of the parameters: a set accepted on one seed generates on
+    any seed, every job fitting a drawn machine."""
+    generate_workload("klusacek2008", 0, **params)
+    w = generate_workload("klusacek2008", seed, **params)
+    widest = max(m.cpus for m in w.machines)
+    assert all(params["cpus_min"] <= j.cpus <= min(params["cpus_max"], widest) for j in w.jobs)
 
 
 def test_swf_workload_deadlines_and_limit() -> None:
