@@ -433,20 +433,7 @@ def test_databases_written_before_the_shared_store_still_open_and_resume(
         (info,) = store.studies()
         rows = k.rows(store, info)
         assert store.writable and len(rows) == 2 * _rows_per_unit(name)
-        if name == "gap":
-            from validation.study import run_study
-
-            outcome = run_study(info["spec"], store, version=info["version"], progress=False)
-        elif name == "cluster":
-            from validation.study.cluster import run_cluster_study
-
-            outcome = run_cluster_study(info["spec"], store, version=info["version"],
-                                        progress=False)  # fmt: skip
-        else:
-            from validation.study.schedule import run_schedule_gap_study
-
-            outcome = run_schedule_gap_study(info["spec"], store, version=info["version"],
-                                             progress=False)  # fmt: skip
+        outcome = k.run(info["spec"], store, version=info["version"], progress=False)
         assert outcome.written == 0
     assert main(["study", "list", "--db", str(db)]) == 0
     assert main(["study", "export", "--db", str(db), "-o", str(tmp_path / "rows.csv")]) == 0

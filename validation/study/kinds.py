@@ -43,6 +43,10 @@ class StudyKind:
         Its spec class (``key``, ``to_dict``, ``from_dict``, ``command``).
     task
         The worker function of one unit.
+    run
+        Runs (or resumes) a study: ``run(spec, store, executor=, version=, progress=,
+        stop_after=)`` through :func:`~validation.study.runner.run_units`; returns the
+        kind's outcome (``study``, ``written``, ...).
     unit
         The name of one unit of work.
     list_columns
@@ -60,6 +64,7 @@ class StudyKind:
     store: type[StudyStore]
     spec: type
     task: Callable[..., Any]
+    run: Callable[..., Any]
     unit: str
     list_columns: tuple[str, ...]
     listing: Callable[[dict[str, Any]], dict[str, Any]]
@@ -79,6 +84,7 @@ class StudyKind:
 
 def _gap() -> StudyKind:
     from validation.study.report import text_table, write_report
+    from validation.study.runner import run_study
     from validation.study.spec import StudySpec
     from validation.study.store import Store
     from validation.study.task import evaluate_instance
@@ -93,7 +99,7 @@ def _gap() -> StudyKind:
         rep = write_report(store, info["id"], out)  # type: ignore[arg-type]
         return {**rep, "table": text_table(rep["summary"])}
 
-    return StudyKind("gap", Store, StudySpec, evaluate_instance, "instance",
+    return StudyKind("gap", Store, StudySpec, evaluate_instance, run_study, "instance",
                      ("id", "family", "params", "instances", "done", "seed", "solver",
                       "version", "created"), listing, report,
                      lambda spec: spec.family)  # fmt: skip
@@ -101,6 +107,7 @@ def _gap() -> StudyKind:
 
 def _cluster() -> StudyKind:
     from validation.study.cluster.report import text_table, write_report
+    from validation.study.cluster.runner import run_cluster_study
     from validation.study.cluster.spec import ClusterStudySpec
     from validation.study.cluster.store import ClusterStore
     from validation.study.cluster.task import run_task
@@ -117,13 +124,15 @@ def _cluster() -> StudyKind:
         rep = write_report(rows, out, info["spec"].command(), info)
         return {**rep, "table": text_table(rep["summary"])}
 
-    return StudyKind("cluster", ClusterStore, ClusterStudySpec, run_task, "replay",
+    return StudyKind("cluster", ClusterStore, ClusterStudySpec, run_task, run_cluster_study,
+                     "replay",
                      ("id", "workloads", "policies", "seeds", "estimates", "replays", "done",
                       "version", "created"), listing, report, lambda spec: "cluster")  # fmt: skip
 
 
 def _schedule_gap() -> StudyKind:
     from validation.study.schedule.report import render, write_report
+    from validation.study.schedule.runner import run_schedule_gap_study
     from validation.study.schedule.spec import ScheduleGapSpec
     from validation.study.schedule.store import ScheduleGapStore
     from validation.study.schedule.task import run_snapshot
@@ -142,9 +151,10 @@ def _schedule_gap() -> StudyKind:
         return {**rep, "table": render(rep["summary"])}
 
     return StudyKind("schedule-gap", ScheduleGapStore, ScheduleGapSpec, run_snapshot,
-                     "snapshot", ("id", "snapshots", "jobs", "machines", "seed", "policies",
-                                  "time limit", "done", "version", "created"),
-                     listing, report, lambda spec: "schedule-gap")  # fmt: skip
+                     run_schedule_gap_study, "snapshot",
+                     ("id", "snapshots", "jobs", "machines", "seed", "policies", "time limit",
+                      "done", "version", "created"), listing, report,
+                     lambda spec: "schedule-gap")  # fmt: skip
 
 
 _BUILDERS: dict[str, Callable[[], StudyKind]] = {
