@@ -182,8 +182,11 @@ class StudyStore:
             raise StudyError(f"{self.path}: the database is damaged (its tables or columns "
                              f"differ from the {self.FORMAT} schema)")  # fmt: skip
         (verdict,) = self.db.execute("PRAGMA integrity_check(1)").fetchone()
-        if verdict != "ok":
-            raise StudyError(f"{self.path}: the database is damaged ({verdict})")
+        if verdict != "ok":  # e.g. "*** in database main ***\nPage 7: ...": one line
+            detail = [x.strip() for x in verdict.splitlines() if x.strip().strip("*").strip()
+                      and not x.startswith("***")]  # fmt: skip
+            raise StudyError(f"{self.path}: the database is damaged "
+                             f"({'; '.join(detail) or verdict.strip()})")  # fmt: skip
         self.studies()  # every study's parameters parse
         if not self.readonly:
             self.writable = self._probe_write()
