@@ -86,13 +86,10 @@ def emit_json(obj: Any) -> None:
 
 
 def print_table(headers: list[str], rows: list[list[Any]]) -> None:
-    """Print an aligned plain-text table."""
-    cells = [[str(h) for h in headers]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    for k, r in enumerate(cells):
-        print("  ".join(c.rjust(w) if k else c.ljust(w) for c, w in zip(r, widths, strict=True)))
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
+    """Print an aligned plain-text table (headers left, cells right; the study table printer)."""
+    from planner import table
+
+    print(table.text(headers, rows, left=0, header_left=True))
 
 
 def choice(kind: str, value: str, options: Any) -> str:

@@ -22,12 +22,9 @@ from planner.cli.common import choice
 
 def print_table(headers: list[str], rows: list[list[Any]]) -> None:
     """Print a left-aligned plain-text table (names and prose read better left-aligned)."""
-    cells = [headers] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    for k, r in enumerate(cells):
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-        if k == 0:
-            print("  ".join("-" * w for w in widths))
+    from planner import table
+
+    print(table.text(headers, [[str(c) for c in r] for r in rows], left=len(headers)))
 
 
 PAPERS: dict[str, str] = {

@@ -13,12 +13,15 @@ See the README's "Optimality-gap studies" section.
 - ``planner study report --db FILE`` / ``export --db FILE -o FILE``: re-render
   a report, export rows to CSV or Parquet.
 - ``planner study list --db FILE``: the studies in a database.
+
+``report``, ``export`` and ``list`` read a database of any study kind (gap,
+cluster, schedule-gap; ``validation.study.kinds``), recognised by its format
+marker and opened read-only.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from typing import Any
@@ -230,6 +233,7 @@ def run_gap(args: argparse.Namespace) -> int:
     from planner import __version__
     from validation.study import Store, StudySpec, WorkerLost, make_executor, resolve, run_study
     from validation.study.executors import WorkerStartError, check_scheduler
+    from validation.study.kinds import output_errors
     from validation.study.report import check_out, default_dir, write_report
 
     if args.family is None and args.params:
@@ -262,7 +266,8 @@ def run_gap(args: argparse.Namespace) -> int:
     db = args.db or str(base / "study.sqlite")
     check_out(out, spec, __version__, db)
     if args.db is None:
-        base.mkdir(parents=True, exist_ok=True)
+        with output_errors(base):
+            base.mkdir(parents=True, exist_ok=True)
     with Store(db) as store:
         executor = make_executor(args.executor, workers=args.workers, threads=args.threads,
                                  scheduler=args.scheduler)  # fmt: skip
@@ -276,8 +281,9 @@ def run_gap(args: argparse.Namespace) -> int:
             done = len(store.done(store.find(spec, __version__) or 0))
             raise KeyboardInterrupt(f"interrupted; {done} of {spec.instances} instances are "
                                     "saved, rerun the same command to resume") from None
-        rep = write_report(store, outcome.study, out, _formats(args),
-                           progress=False if args.quiet else None)  # fmt: skip
+        with output_errors(out):
+            rep = write_report(store, outcome.study, out, _formats(args),
+                               progress=False if args.quiet else None)  # fmt: skip
     wrote(db, *rep["files"])
     print(f"{spec.family}: {spec.instances} instances ({outcome.written} computed now), "
           f"{outcome.rows} rows in {db}")  # fmt: skip
@@ -293,11 +299,13 @@ def _formats(args: argparse.Namespace) -> tuple[str, ...]:
     return ("png", "svg") if args.svg else ("png",)
 
 
-def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
-    """Open the database read-only; return it and the chosen study's record."""
-    from validation.study import Store, StudyError
+def _open_study(args: argparse.Namespace) -> tuple[Any, Any, dict[str, Any]]:
+    """Open a study database of any kind read-only; return its kind, store and the chosen
+    study's record."""
+    from validation.study import StudyError
+    from validation.study.kinds import open_readonly
 
-    store = Store(args.db, readonly=True)
+    kind, store = open_readonly(args.db)
     studies = {s["id"]: s for s in store.studies()}
     if not studies:
         store.close()
@@ -306,21 +314,27 @@ def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if study not in studies:
         store.close()
         raise StudyError(f"{args.db}: no study {study} (studies: {', '.join(map(str, studies))})")
-    return store, studies[study]
+    return kind, store, studies[study]
 
 
 @_study_errors
 def run_report(args: argparse.Namespace) -> int:
-    """Re-render the report of a study from its database."""
-    from validation.study.report import check_out, default_dir, write_report
+    """Re-render the report of a study (of any kind) from its database."""
+    from validation.study.kinds import output_errors
+    from validation.study.report import check_out
 
-    store, info = _open_study(args)
+    kind, store, info = _open_study(args)
     with store:
-        out = args.out or default_dir(DEFAULT_OUT, info["spec"], info["version"])
+        out = args.out or kind.default_dir(DEFAULT_OUT, info["spec"], info["version"])
         check_out(out, info["spec"], info["version"], args.db)
-        rep = write_report(store, info["id"], out, _formats(args))
+        kind.rows(store, info)  # a damaged study is refused before anything is written
+        with output_errors(out):
+            rep = kind.report(store, info, out, _formats(args), args.wide)
     wrote(*rep["files"])
-    _print_summary(rep, args.wide)
+    print(rep["table"])
+    print()
+    print(rep["findings"])
+    print(f"report: {rep['report']}")
     return 0
 
 
@@ -338,7 +352,7 @@ def _print_summary(rep: dict[str, Any], wide: bool) -> None:
 
 @_study_errors
 def run_export(args: argparse.Namespace) -> int:
-    """Export a study's rows to CSV (or Parquet for a ``.parquet`` output)."""
+    """Export a study's rows (any kind) to CSV (or Parquet for a ``.parquet`` output)."""
     import os
     from pathlib import Path
 
@@ -357,12 +371,12 @@ def run_export(args: argparse.Namespace) -> int:
     if target.is_dir() or not target.parent.is_dir():
         raise UsageError(f"planner study export: cannot write {args.output} (not a file in an "
                          "existing directory)")  # fmt: skip
-    store, info = _open_study(args)
+    kind, store, info = _open_study(args)
     with store:
-        rows = store.rows(info["id"], info["spec"].algorithms, info["spec"].geometries)
+        rows = kind.rows(store, info)
     writer = export_parquet if args.output.lower().endswith(".parquet") else export_csv
     try:
-        writer(rows, args.output)
+        writer(rows, args.output, kind.store.COLUMNS)
     except OSError as err:
         raise UsageError(f"planner study: cannot write {args.output} ({err.strerror})") from None
     print(f"{len(rows)} rows written to {args.output}")
@@ -371,15 +385,13 @@ def run_export(args: argparse.Namespace) -> int:
 
 @_study_errors
 def run_list(args: argparse.Namespace) -> int:
-    """List the studies of a database (opened read-only: nothing is written)."""
-    from validation.study import Store
+    """List the studies of a database of any kind (opened read-only: nothing is written)."""
+    from validation.study.kinds import open_readonly
 
-    with Store(args.db, readonly=True) as store:
-        rows = [[s["id"], s["spec"].family, json.dumps(s["spec"].params), s["spec"].instances,
-                 s["done"], s["spec"].seed, s["spec"].solver, s["version"], s["created"]]
-                for s in store.studies()]  # fmt: skip
-    print_table(["id", "family", "params", "instances", "done", "seed", "solver", "version",
-                 "created"], rows)  # fmt: skip
+    kind, store = open_readonly(args.db)
+    with store:
+        rows = [kind.listing(s) for s in store.studies()]
+    print_table(list(kind.list_columns), [[r[c] for c in kind.list_columns] for r in rows])
     return 0
 
 

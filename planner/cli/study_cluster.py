@@ -10,7 +10,6 @@ See ``docs/job-flows.md``.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from typing import Any
 
@@ -78,6 +77,7 @@ def run_cluster(args: argparse.Namespace) -> int:
         write_report,
     )  # fmt: skip
     from validation.study.cluster.report import text_table
+    from validation.study.kinds import output_errors
 
     params = _params(args.param, args.workload)
     if args.scheduler is not None:
@@ -95,7 +95,8 @@ def run_cluster(args: argparse.Namespace) -> int:
                                 machines=args.machines, params=params)  # fmt: skip
         out = Path(args.out)
         if args.db is None:
-            out.mkdir(parents=True, exist_ok=True)
+            with output_errors(out):
+                out.mkdir(parents=True, exist_ok=True)
         db = args.db or str(out / "cluster.sqlite")
         with ClusterStore(db) as store:
             executor = make_executor(args.executor, workers=args.workers,
@@ -106,13 +107,20 @@ def run_cluster(args: argparse.Namespace) -> int:
             except WorkerLost as err:
                 print(f"planner study: {err}", file=sys.stderr)
                 return 1
+            except KeyboardInterrupt:
+                from planner import __version__
+
+                done = len(store.done(store.find(spec, __version__) or 0))
+                raise KeyboardInterrupt(f"interrupted; {done} of {len(spec.tasks())} replays "
+                                        "are saved, rerun the same command to resume") from None
             rows = store.rows(outcome.study)
+            info = store.info(outcome.study)
+        with output_errors(out), phase(f"writing the report in {out}",
+                                       enabled=False if args.quiet else None):
+            rep = write_report(rows, out, spec.command(), info)
     except StudyError as err:
         raise UsageError(f"planner study cluster: {str(err).splitlines()[0]}") from None
-    command = "planner " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    with phase(f"writing the report in {out}", enabled=False if args.quiet else None):
-        rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "")
-    wrote(db, *(out / f for f in ("report.md", "summary.csv", *rep["figures"])))
+    wrote(db, *(out / f for f in ("report.md", "summary.csv", "study.json", *rep["figures"])))
     print(f"{outcome.replays} replays ({outcome.written} computed now) in {db}")
     print(text_table(rep["summary"], wide=args.wide))
     print()

@@ -68,6 +68,7 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
     from planner.progress import phase
     from validation.study import StudyError, WorkerLost, make_executor
     from validation.study.executors import WorkerStartError, check_scheduler
+    from validation.study.kinds import output_errors
     from validation.study.report import check_out
     from validation.study.schedule import (
         ScheduleGapSpec,
@@ -96,7 +97,8 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
         db = args.db or str(base / "schedule-gap.sqlite")
         check_out(out, spec, __version__, db)  # type: ignore[arg-type]
         if args.db is None:
-            base.mkdir(parents=True, exist_ok=True)
+            with output_errors(base):
+                base.mkdir(parents=True, exist_ok=True)
         with ScheduleGapStore(db) as store:
             executor = make_executor(args.executor, workers=args.workers, threads=args.threads,
                                      scheduler=args.scheduler)  # fmt: skip
@@ -108,12 +110,13 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
                 print(f"planner study: {err}", file=sys.stderr)
                 return 1
             except KeyboardInterrupt:
-                done = len(store.done(store.study(spec, __version__)))
+                done = len(store.done(store.find(spec, __version__) or 0))
                 raise KeyboardInterrupt(f"interrupted; {done} of {spec.snapshots} snapshots "
                                         "are saved, rerun the same command to resume") from None
             rows = store.rows(outcome.study)
             seconds = store.seconds(outcome.study)
-            with phase(f"writing the report in {out}", enabled=False if args.quiet else None):
+            with output_errors(out), phase(f"writing the report in {out}",
+                                           enabled=False if args.quiet else None):
                 rep = write_report(rows, store.info(outcome.study), out, seconds,
                                    ("png", "svg") if args.svg else ("png",))
     except StudyError as err:

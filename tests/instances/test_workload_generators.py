@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from instances import FAMILIES, WORKLOAD_FAMILIES, dumps_workload, generate_workload
 from planner.cli import main
@@ -93,6 +95,7 @@ def test_offered_load_arithmetic() -> None:
         ({"cpus_max": 20}, "'cpus_max' must be <= machine_cpus_max"),  # jobs wider than machines
         ({"speed_min": 700}, "'speed_max' must be >= speed_min"),  # empty range
         ({"machines": 0}, "'machines' must be >= 1"),  # no machine
+        ({"cpus_min": 2}, "'cpus_min' must be <= machine_cpus_min"),  # a seed may lack the width
         ({"tabu": 1}, "has no parameter 'tabu'"),  # unknown parameter
     ],
 )
@@ -101,6 +104,45 @@ def test_klusacek2008_bad_parameters(params: dict, needle: str) -> None:
     with pytest.raises(ValueError, match="klusacek2008") as err:
         generate_workload("klusacek2008", 1, **params)
     assert needle in str(err.value) and "\n" not in str(err.value)
+
+
+def test_klusacek2008_every_seed_generates() -> None:
+    """Few machines: seeds whose machines are all narrower than cpus_max still generate.
+
+    Five machines of [1, 16] CPUs miss 8 CPUs on about 1.6 % of the seeds (seed 195 among
+    them); job widths are then capped at the widest drawn machine, never beyond it.
+    """
+    capped = []
+    for seed in range(301):
+        w = generate_workload("klusacek2008", seed, machines=5, jobs=20, interarrival=40.0)
+        widest = max(m.cpus for m in w.machines)
+        assert all(1 <= j.cpus <= min(8, widest) for j in w.jobs), seed
+        if widest < 8:
+            capped.append(seed)
+    assert 195 in capped and 0 < len(capped) < 20
+
+
+@st.composite
+def _klusacek_params(draw: st.DrawFn) -> dict:
+    """Parameter sets the checks accept: few machines, any CPU ranges that nest."""
+    mc_min = draw(st.integers(1, 8))
+    mc_max = draw(st.integers(mc_min, 16))
+    c_min = draw(st.integers(1, mc_min))
+    c_max = draw(st.integers(c_min, mc_max))
+    return {"machines": draw(st.integers(1, 4)), "machine_cpus_min": mc_min,
+            "machine_cpus_max": mc_max, "cpus_min": c_min, "cpus_max": c_max, "jobs": 5}
+
+
+@settings(max_examples=40, deadline=None)
+@given(params=_klusacek_params(), seed=st.integers(0, 2**32 - 1))
+def test_klusacek2008_accepted_parameters_generate_for_every_seed(params: dict,
+                                                                  seed: int) -> None:
+    """Validity is a property of the parameters: a set accepted on one seed generates on
+    any seed, every job fitting a drawn machine."""
+    generate_workload("klusacek2008", 0, **params)
+    w = generate_workload("klusacek2008", seed, **params)
+    widest = max(m.cpus for m in w.machines)
+    assert all(params["cpus_min"] <= j.cpus <= min(params["cpus_max"], widest) for j in w.jobs)
 
 
 def test_swf_workload_deadlines_and_limit() -> None:

@@ -25,7 +25,7 @@ from test_study_runner import FAKE, SPEC, fake_algorithms
 from planner.cli import main
 from tests.waiting import HANG_GUARD_S, wait_until
 from validation.study import Store, StudyError, StudySpec, Toolkit, run_study, toolkit
-from validation.study import store as store_module
+from validation.study import storage as store_module
 
 
 def stub_solve(instance: Any, job: Any, *args: Any) -> Any:

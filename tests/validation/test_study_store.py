@@ -61,12 +61,14 @@ def test_a_new_database_is_created_in_one_transaction(
 
 
 def test_bad_database_exits_2_in_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    """``planner study report`` on a foreign database: exit 2, one line, no traceback."""
+    """``planner study report`` on a foreign database: exit 2, one line naming the study
+    formats, no traceback."""
     path = tmp_path / "foreign.sqlite"
     _foreign(path)
     assert main(["study", "report", "--db", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not a planner.study/1 database" in err
+    assert err.count("\n") == 1 and "not a planner study database" in err
+    assert "planner.study/1, planner.cluster-study/1, planner.schedule-gap-study/1" in err
 
 
 def test_rows_are_unique_per_key(tmp_path: Path) -> None:

@@ -1,10 +1,14 @@
-"""Optimality-gap studies: every heuristic against the exact optimum on generated instances.
+"""Studies: the optimality-gap study at this level, cluster and schedule-gap studies below.
 
-See the README's "Optimality-gap studies" section. Layers: :mod:`spec` (parameters, seeds),
-:mod:`toolkit` (injectable components), :mod:`task` (one instance → rows),
-:mod:`store` (SQLite), :mod:`export` (CSV, Parquet), :mod:`executors` (serial, process pool, Dask),
-:mod:`runner`, :mod:`metrics` (gap, summary), :mod:`plots`, :mod:`report`,
-:mod:`reproduce` (paper experiments).
+See docs/studies.md. The layer the three kinds share: :mod:`kinds` (the registry: each
+kind's store, spec, task, listing and report), :mod:`storage` (the SQLite store every kind
+extends), :mod:`locks` (run lock, Ctrl-C during commits), :mod:`runner` (``run_units``, the
+loop every kind runs), :mod:`executors` (serial, process pool, Dask), :mod:`document` (the
+report layout and its Findings section), :mod:`export` (CSV, Parquet). The gap study:
+:mod:`spec` (parameters, seeds), :mod:`toolkit` (injectable components), :mod:`task` (one
+instance → rows), :mod:`store`, :mod:`metrics` (gap, summary), :mod:`plots`, :mod:`report`;
+:mod:`cluster` and :mod:`schedule` hold the other two kinds; :mod:`reproduce` the paper
+experiments.
 """
 
 from validation.study.executors import (

@@ -1,20 +1,24 @@
-"""Export a study's rows (the :data:`~validation.study.store.COLUMNS` order) to CSV or Parquet."""
+"""Export a study's rows to CSV or Parquet, in its kind's column order (default: the gap
+study's :data:`~validation.study.store.COLUMNS`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from validation.study.spec import StudyError
 from validation.study.store import COLUMNS
 
+_GAP = tuple(n for n, _ in COLUMNS)
 
-def export_csv(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
-    """Write rows (the :data:`COLUMNS` order) to a CSV file."""
+
+def export_csv(rows: Iterable[dict[str, Any]], path: str | Path,
+               columns: Sequence[str] = _GAP) -> None:  # fmt: skip
+    """Write rows (in ``columns`` order, default the gap study's) to a CSV file."""
     import csv
 
-    names = [n for n, _ in COLUMNS]
+    names = list(columns)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=names, extrasaction="ignore")
         writer.writeheader()
@@ -22,13 +26,14 @@ def export_csv(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
             writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
 
 
-def export_parquet(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
-    """Write rows to a Parquet file (needs the ``parquet`` extra: pyarrow)."""
+def export_parquet(rows: Iterable[dict[str, Any]], path: str | Path,
+                   columns: Sequence[str] = _GAP) -> None:  # fmt: skip
+    """Write rows (``columns``) to a Parquet file (needs the ``parquet`` extra: pyarrow)."""
     try:
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise StudyError("Parquet export needs pyarrow: pip install 'planner[parquet]'") from None
-    names = [n for n, _ in COLUMNS]
+    names = list(columns)
     data = list(rows)
     pq.write_table(pa.table({n: [r[n] for r in data] for n in names}), str(path))

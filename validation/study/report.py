@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner import table
 from planner.progress import phase
 from validation.study import plots
 from validation.study.metrics import SUMMARY_COLUMNS, format_cell, gap_kind, summarise
@@ -98,16 +99,17 @@ COLUMN_WORDS: dict[str, str] = {
 """Every summary column in words (the report's "Columns" section)."""
 
 
+_TEXT_COLUMNS = ("family", "geometry", "algorithm", "criterion")
+
+
 def markdown_table(
     summary: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
 ) -> str:
     """Return the summary as a Markdown table."""
     cols = list(columns or SUMMARY_COLUMNS)
-    head = "| " + " | ".join(HEADERS.get(c, c) for c in cols) + " |"
-    rule = "| " + " | ".join("---" if c in ("family", "geometry", "algorithm", "criterion")
-                             else "---:" for c in cols) + " |"  # fmt: skip
-    body = ["| " + " | ".join(format_cell(c, s[c]) for c in cols) + " |" for s in summary]
-    return "\n".join([head, rule, *body])
+    return table.markdown([HEADERS.get(c, c) for c in cols],
+                          [[format_cell(c, s[c]) for c in cols] for s in summary],
+                          left=[i for i, c in enumerate(cols) if c in _TEXT_COLUMNS])
 
 
 def write_report(store: Store, study: int, out: str | Path,
@@ -126,8 +128,7 @@ def write_report(store: Store, study: int, out: str | Path,
         ``figures`` (file names; empty without matplotlib), ``error_files``,
         ``files`` (the path of every file written).
     """
-    import json
-
+    from validation.study.document import write_identity, write_markdown
     from validation.study.export import export_csv
 
     out = Path(out)
@@ -135,8 +136,7 @@ def write_report(store: Store, study: int, out: str | Path,
     check_out(out, info["spec"], info["version"], store.path)
     rows = store.rows(study, info["spec"].algorithms, info["spec"].geometries)
     out.mkdir(parents=True, exist_ok=True)
-    ident = identity(info["spec"], info["version"])
-    (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")
+    write_identity(info, out)
     summary = summarise(rows)
     with phase(f"drawing the figures of {out}", enabled=progress if rows else False):
         figures = plots.draw(rows, summary, out, formats)
@@ -150,13 +150,8 @@ def write_report(store: Store, study: int, out: str | Path,
             path = out / "errors" / f"instance-{index}.json"
             path.write_text(text, encoding="utf-8")
             error_files.append(str(path))
-    found_md, found_text = findings(rows, info["spec"])
-    report = out / "report.md"
-    text = _markdown(info, summary, figures, errors, len(rows))
-    head, sep, rest = text.partition("Gap = (heuristic − optimum)")
-    head2, sep2, rest2 = rest.partition("## Summary")
-    report.write_text(head + found_md + "\n" + sep + head2 + _columns_md() + sep2 + rest2,
-                      encoding="utf-8")  # fmt: skip
+    head, body = _markdown(info, summary, figures, errors, len(rows))
+    report, found_text = write_markdown(out, "gap", info, rows, head, body)
     drawn = [out / f"{Path(f).stem}.{ext}" for f in figures for ext in formats]
     files = [report, out / "summary.csv", out / "rows.csv", out / IDENTITY_FILE, *drawn]
     return {"report": str(report), "summary": summary, "errors": errors,
@@ -176,7 +171,7 @@ def findings(rows: Sequence[Mapping[str, Any]], spec: StudySpec) -> tuple[str, s
 def _columns_md() -> str:
     lines = ["## Columns", ""]
     lines += [f"- `{HEADERS[c]}`: {COLUMN_WORDS[c]}." for c in SUMMARY_COLUMNS]
-    return "\n".join(lines) + "\n\n"
+    return "\n".join(lines) + "\n"
 
 
 def command(spec: StudySpec) -> str:
@@ -207,10 +202,11 @@ def _summary_csv(summary: Sequence[Mapping[str, Any]], path: Path) -> None:
 
 
 def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors: list[Any],
-              nrows: int) -> str:  # fmt: skip
+              nrows: int) -> tuple[list[str], list[str]]:  # fmt: skip
+    """Return report.md's head (title, setting, command) and body (validation.study.document)."""
     spec: StudySpec = info["spec"]
     params = " ".join(f"{k}={v}" for k, v in sorted(spec.params.items())) or "defaults"
-    lines = [
+    head = [
         f"# Gap study: {spec.family}",
         "",
         f"- family `{spec.family}` ({params}), {spec.instances} instances, seed {spec.seed}",
@@ -221,6 +217,8 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
         f"{info['done']} instances, {nrows} rows (instance × job × algorithm)",
         f"- command: `{command(spec)}`",
         "",
+    ]
+    lines = [
         "Gap = (heuristic − optimum) / max(|optimum|, 1), sign-normalised so that 0 is "
         "optimal and positive is worse; `abs mean`/`abs max` are the same difference in the "
         "criterion's own unit (quanta, money, q), the gap to read for min_start, dep and coord, "
@@ -228,6 +226,7 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
         "match over the `proven` rows, gaps over the `gap n` rows; times are medians per job. "
         "Definitions: docs/studies.md.",
         "",
+        _columns_md(),
         "## Summary",
         "",
         markdown_table(summary),
@@ -247,11 +246,10 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
     else:
         lines.append("Instances are saved in `errors/instance-INDEX.json`.")
         lines.append("")
-        lines.append("| instance | geometry | job | algorithm | error |")
-        lines.append("| ---: | --- | --- | --- | --- |")
-        lines += [f"| {r['instance']} | {r['geometry']} | {r['job']} | {r['algorithm']} | "
-                  f"{r['error']} |" for r in errors]  # fmt: skip
-    return "\n".join(lines) + "\n"
+        lines.append(table.markdown(["instance", "geometry", "job", "algorithm", "error"],
+                                    [[r["instance"], r["geometry"], r["job"], r["algorithm"],
+                                      r["error"]] for r in errors], left={1, 2, 3, 4}))  # fmt: skip
+    return head, lines
 
 
 IDENTITY_FILE = "study.json"

@@ -1,9 +1,17 @@
-"""Run a gap study: resolve the spec, skip finished instances, evaluate the rest, store rows."""
+"""Run a study of any kind: skip the units whose rows are stored, run the rest, store each.
+
+:func:`run_units` is the loop every kind shares (gap: instances; cluster:
+replays; schedule-gap: snapshots): the stored rows are verified before any
+work (a damaged study is refused with one line), the units whose rows are
+stored are skipped, the others run on an executor and are written as they
+complete, and the study is complete only when every unit's rows are stored
+(its rows, not a count of done records). :func:`run_study` is the gap study.
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +20,7 @@ from planner.progress import Progress
 from validation.study import toolkit as _toolkit
 from validation.study.executors import Executor, SerialExecutor
 from validation.study.spec import StudyError, StudySpec, instance_seed
+from validation.study.storage import StudyStore
 from validation.study.store import Store
 from validation.study.task import Context, evaluate_instance
 from validation.study.toolkit import Toolkit
@@ -45,6 +54,81 @@ def drain(executor: Executor, fn: Callable[[Any], Any], todo: Iterable[Any],
         bar.close()
         executor.close()
     return written
+
+
+@dataclass(frozen=True)
+class Units:
+    """The work of one study: its units, how to run one, and how to read its rows back.
+
+    Parameters
+    ----------
+    expected
+        The keys of every unit of the study (a ``range`` for instance indices).
+    tasks
+        Returns the tasks, in order (a fresh iterable; may be lazy).
+    key
+        The unit key of a task (as :meth:`StudyStore.done` returns it).
+    run
+        The worker function: one task → one result for :meth:`StudyStore.write`.
+    rows
+        Reads the study's rows, verified (raises StudyError on damage).
+    name
+        The unit's name in messages ("instance", "replay", "snapshot").
+    label
+        The progress line's label (default: the unit's name, plural).
+    """
+
+    expected: Collection[Hashable]
+    tasks: Callable[[], Iterable[Any]]
+    key: Callable[[Any], Hashable]
+    run: Callable[[Any], Any]
+    rows: Callable[[int], list[dict[str, Any]]]
+    name: str
+    label: str = ""
+
+
+def run_units(store: StudyStore, spec: Any, version: str, units: Units, *,
+              executor: Executor | None = None, progress: bool | None = None,
+              stop_after: int | None = None) -> tuple[int, int, list[dict[str, Any]]]:  # fmt: skip
+    """Run every unit of ``spec`` whose rows are not in ``store``; write each as it completes.
+
+    Returns
+    -------
+    tuple
+        The study id, the units computed now and the study's verified rows.
+
+    Raises
+    ------
+    StudyError
+        One line: the stored rows are damaged (before any work), the database is
+        read-only and the study unfinished (before any work), or a unit's rows are
+        missing after the run.
+    StudyStopped
+        After ``stop_after`` units (tests simulate an interruption with it).
+    """
+    found = store.find(spec, version)
+    done: set[Any] = set()
+    if found is not None:
+        units.rows(found)  # a damaged study is refused before any work
+        done = store.done(found)
+    finished = sum(1 for k in done if k in units.expected)
+    total = len(units.expected)
+    if finished < total and not store.writable:
+        raise StudyError(f"{store.path}: the database is read-only and the study is "
+                         f"unfinished ({finished} of {total} {units.name}s)")  # fmt: skip
+    study = store.study(spec, version)
+    todo = (t for t in units.tasks() if units.key(t) not in done)  # lazy: may be huge
+    bar = Progress(total, finished, label=units.label or f"{units.name}s", enabled=progress)
+    written = drain(executor or SerialExecutor(), units.run, todo,
+                    functools.partial(store.write, study), bar, stop_after=stop_after,
+                    unit=units.name)  # fmt: skip
+    rows = units.rows(study)  # verified: every done unit holds its rows
+    stored = store.done(study)
+    missing = next((k for k in units.expected if k not in stored), None)
+    if missing is not None:
+        raise StudyError(f"{store.path}: study {study} is incomplete after the run "
+                         f"({units.name} {missing} has no rows)")  # fmt: skip
+    return study, written, rows
 
 
 @dataclass(frozen=True)
@@ -116,26 +200,17 @@ def run_study(
         simulate an interruption with it).
     """
     if version is None:
-        from planner import __version__ as version
+        from planner import __version__
+
+        version = __version__
     ctx = resolve(spec, toolkit)
     names = tuple(n for n, _ in ctx.algorithms)
-    found = store.find(spec, version)
-    done = store.done(found) if found is not None else set()
-    if found is not None:
-        store.rows(found, names, spec.geometries)  # a damaged database is refused before any work
-    if len(done) < spec.instances and not store.writable:
-        raise StudyError(f"{store.path}: the database is read-only and the study is "
-                         f"unfinished ({len(done)} of {spec.instances} instances)")  # fmt: skip
-    study = store.study(spec, version)
-    todo = (i for i in range(spec.instances) if i not in done)  # never a list: may be huge
-    executor = executor or SerialExecutor()
-    bar = Progress(spec.instances, len(done), label="gap study: instances", enabled=progress)
-    written = drain(executor, functools.partial(evaluate_instance, ctx), todo,
-                    functools.partial(store.write, study), bar, stop_after=stop_after,
-                    unit="instance")  # fmt: skip
-    rows = store.rows(study, names, spec.geometries)
-    if len(store.done(study)) != spec.instances:
-        raise StudyError(f"{store.path}: study {study} is incomplete after the run")
+    units = Units(range(spec.instances), lambda: range(spec.instances), lambda i: i,
+                  functools.partial(evaluate_instance, ctx),
+                  lambda study: store.rows(study, names, spec.geometries), "instance",
+                  "gap study: instances")  # fmt: skip
+    study, written, rows = run_units(store, spec, version, units, executor=executor,
+                                     progress=progress, stop_after=stop_after)  # fmt: skip
     return Outcome(study, spec.instances, written, len(rows), sum(1 for r in rows if r["error"]))
 
 

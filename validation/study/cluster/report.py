@@ -14,6 +14,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner import table
+from validation.study.document import write_identity, write_markdown
+
 SUMMARY = (
     "workload", "estimates", "policy", "runs", "jobs", "mean_wait", "median_wait", "p90_wait",
     "mean_slowdown", "mean_bounded_slowdown", "p90_bounded_slowdown", "utilisation",
@@ -109,10 +112,8 @@ def findings(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
 
 def markdown_table(summary: Sequence[Mapping[str, Any]]) -> str:
     """Return the summary as a Markdown table."""
-    head = "| " + " | ".join(HEADERS.get(c, c) for c in SUMMARY) + " |"
-    rule = "| " + " | ".join("---" if i < 3 else "---:" for i in range(len(SUMMARY))) + " |"
-    body = ["| " + " | ".join(_cell(c, s[c]) for c in SUMMARY) + " |" for s in summary]
-    return "\n".join([head, rule, *body])
+    return table.markdown([HEADERS.get(c, c) for c in SUMMARY],
+                          [[_cell(c, s[c]) for c in SUMMARY] for s in summary], left=3)
 
 
 def figures(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
@@ -148,28 +149,33 @@ def figures(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
     return names
 
 
-def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path,
-                 command: str = "") -> dict[str, Any]:  # fmt: skip
-    """Write summary.csv, the figures and report.md to ``out``; return the summary and paths."""
+def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path, command: str = "",
+                 info: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Write summary.csv, the figures and report.md to ``out``; return the summary and paths.
+
+    With the study's record ``info`` (spec, version), ``study.json`` names the study
+    whose report the folder holds (as for every study kind).
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    if info is not None:
+        write_identity(info, out)
     summary = summarise(rows)
     with open(out / "summary.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=SUMMARY, lineterminator="\n")
         w.writeheader()
         w.writerows(summary)
     figs = figures(summary, out)
-    lines = ["# Cluster policy study", ""]
+    head = ["# Cluster policy study", ""]
     if command:
-        lines += ["Command:", "", f"    {command}", ""]
-    found_md, found_text = findings(rows)
-    lines += [found_md]
-    lines += ["Metrics are averaged over seeds (Klusáček & Rudová 2008; definitions in "
+        head += ["Command:", "", f"    {command}", ""]
+    lines = ["Metrics are averaged over seeds (Klusáček & Rudová 2008; definitions in "
               "`docs/job-flows.md`). `violations` counts what the independent checker "
               "found in the replays (it must be 0).", "", markdown_table(summary), ""]  # fmt: skip
     lines += ["## Columns", "", *(f"- `{HEADERS.get(c, c)}`: {COLUMN_WORDS[c]}."
                                   for c in SUMMARY), ""]  # fmt: skip
     lines += [f"![{name}]({name})" for name in figs]
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"summary": summary, "report": str(out / "report.md"), "figures": figs,
+    report, found_text = write_markdown(out, "cluster", info or {"spec": None}, rows, head,
+                                        lines)  # fmt: skip
+    return {"summary": summary, "report": str(report), "figures": figs,
             "findings": found_text}  # fmt: skip

@@ -1,16 +1,17 @@
-"""Run a cluster-policy study: skip the replays already stored, run the rest, store each row."""
+"""Run a cluster-policy study: skip the replays already stored, run the rest, store each row.
+
+The loop is the one every study kind shares (:func:`validation.study.runner.run_units`).
+"""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
-from planner.progress import Progress
-from validation.study.cluster.spec import ClusterStudySpec
+from validation.study.cluster.spec import ClusterStudySpec, Task
 from validation.study.cluster.store import ClusterStore
 from validation.study.cluster.task import run_task
-from validation.study.executors import Executor, SerialExecutor
-from validation.study.runner import drain
+from validation.study.executors import Executor
+from validation.study.runner import Units, run_units
 
 
 @dataclass(frozen=True)
@@ -39,15 +40,16 @@ def run_cluster_study(
     (tests simulate an interruption with it).
     """
     if version is None:
-        from planner import __version__ as version
-    study = store.study(spec, version)
-    done = store.done(study)
+        from planner import __version__
+
+        version = __version__
     tasks = spec.tasks()
-    todo = [t for t in tasks if (t.workload, t.seed, t.estimates, t.policy) not in done]
-    executor = executor or SerialExecutor()
-    bar = Progress(len(tasks), len(tasks) - len(todo), label="cluster study: replays",
-                   enabled=progress)
-    written = drain(executor, run_task, todo, functools.partial(store.write, study), bar,
-                    stop_after=stop_after, unit="replay")  # fmt: skip
-    rows = store.rows(study)
+    units = Units([_key(t) for t in tasks], lambda: tasks, _key, run_task,
+                  store.rows, "replay", "cluster study: replays")  # fmt: skip
+    study, written, rows = run_units(store, spec, version, units, executor=executor,
+                                     progress=progress, stop_after=stop_after)  # fmt: skip
     return ClusterOutcome(study, len(rows), written, sum(r["violations"] for r in rows))
+
+
+def _key(task: Task) -> tuple[str, int, str, str]:
+    return (task.workload, task.seed, task.estimates, task.policy)

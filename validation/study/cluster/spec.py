@@ -114,6 +114,18 @@ class ClusterStudySpec:
         """Return the study's identity: spec, digests and package version."""
         return json.dumps({"spec": self.to_dict(), "version": version}, sort_keys=True)
 
+    def command(self) -> str:
+        """Return the ``planner study cluster`` command line that reruns (resumes) it."""
+        import shlex
+
+        parts = ["planner study cluster --workload", *map(shlex.quote, self.workloads),
+                 "--policies", *self.policies, "--seeds", *map(str, self.seeds),
+                 "--estimates", *self.estimates]  # fmt: skip
+        if self.machines is not None:
+            parts += ["--machines", shlex.quote(self.machines)]
+        parts += [f"--param {shlex.quote(f'{k}={v}')}" for k, v in sorted(self.params.items())]
+        return " ".join(parts)
+
 
 def _digest(path: str) -> str:
     h = hashlib.sha256()

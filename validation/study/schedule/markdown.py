@@ -7,12 +7,12 @@ study, as for the slot gap study; ``docs/studies.md``), marked by
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from validation.study.report import IDENTITY_FILE, identity
+from planner import table
+from validation.study.report import identity
 from validation.study.schedule.spec import ScheduleGapSpec
 
 
@@ -21,16 +21,12 @@ def default_dir(base: str | Path, spec: ScheduleGapSpec, version: str) -> Path:
     return Path(base) / f"schedule-gap-{identity(spec, version)['key'][:10]}"  # type: ignore[arg-type]
 
 
-def write_identity(info: Mapping[str, Any], out: Path) -> None:
-    """Write ``study.json`` (hash of the study's key, spec, version) to ``out``."""
-    ident = identity(info["spec"], info["version"])  # type: ignore[arg-type]
-    (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")
-
-
 def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
              summary: Sequence[Mapping[str, Any]], statuses: Mapping[str, int],
-             figures: Sequence[str], seconds: tuple[float, float]) -> str:  # fmt: skip
-    """Return report.md: setting, warnings, gap table, status counts, snapshots, figures."""
+             figures: Sequence[str],
+             seconds: tuple[float, float]) -> tuple[list[str], list[str]]:  # fmt: skip
+    """Return report.md's head (setting, warnings) and body (gap table, status counts,
+    snapshots, figures); :mod:`validation.study.document` puts the Findings between them."""
     from validation.study.schedule.report import render, snapshot_table
 
     spec: ScheduleGapSpec = info["spec"]
@@ -55,7 +51,7 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
     if bad:
         lines += [f"**WARNING: the independent checkers found {bad} violation(s) (first "
                   "violation per row in `rows.csv`).**", ""]
-    lines += [
+    head, lines = lines, [
         "## Gap to the optimum", "",
         "Over the snapshots CP-SAT proved optimal (both stages): extra delayed jobs U − U*, "
         "makespan gap (C − C*) / C*, replays equal to the lexicographic optimum. A replay "
@@ -67,8 +63,7 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
         "## CP-SAT status", "",
         "A snapshot is optimal only when CP-SAT proved both stages; feasible: a schedule "
         "without proof; unknown: none found within the time limit.", "",
-        "| " + " | ".join(statuses) + " |", "|" + " ---: |" * len(statuses),
-        "| " + " | ".join(str(v) for v in statuses.values()) + " |", "",
+        table.markdown(list(statuses), [list(statuses.values())], left=0), "",
         "## Snapshots", "",
         "CP-SAT's schedule is checked by `validation/snapshot_check.py` (column `checker`); "
         "U / C: each policy's delayed jobs and makespan (s).", "",
@@ -79,4 +74,4 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
     else:
         lines += ["The figure needs matplotlib: `pip install 'planner[plot]'`.", ""]
     lines += ["Every row: `rows.csv` (no run times); per policy: `summary.csv`."]
-    return "\n".join(lines) + "\n"
+    return head, lines

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner import table
 from validation.study.schedule.figure import draw
 from validation.study.schedule.store import COLUMNS
 
@@ -72,14 +73,12 @@ def _f(x: Any, fmt: str) -> str:
 
 def render(summary: Sequence[Mapping[str, Any]]) -> str:
     """Return the per-policy gap table as Markdown."""
-    lines = ["| " + " | ".join(HEADERS) + " |", "| --- |" + " ---: |" * (len(HEADERS) - 1)]
-    for s in summary:
-        flag = " **(!)**" if s["beats_optimum"] else ""
-        lines.append(f"| {s['policy']} | {s['proven']} | {_f(s['extra_delayed'], '.2f')} | "
-                     f"{_f(s['max_extra_delayed'], 'd')} | {_f(s['makespan_gap'], '.1%')} | "
-                     f"{_f(s['max_makespan_gap'], '.1%')} | {s['optimal']} | "
-                     f"{s['beats_optimum']}{flag} | {s['violations']} |")  # fmt: skip
-    return "\n".join(lines)
+    return table.markdown(HEADERS, [
+        [s["policy"], s["proven"], _f(s["extra_delayed"], ".2f"),
+         _f(s["max_extra_delayed"], "d"), _f(s["makespan_gap"], ".1%"),
+         _f(s["max_makespan_gap"], ".1%"), s["optimal"],
+         f"{s['beats_optimum']}{' **(!)**' if s['beats_optimum'] else ''}", s["violations"]]
+        for s in summary])  # fmt: skip
 
 
 NARROW_HEADERS = ("policy", "proven", "extra U", "max", "C gap", "max", "lex opt", "beats",
@@ -116,18 +115,17 @@ def findings(rows: Sequence[Mapping[str, Any]], time_limit: float | None) -> tup
 def snapshot_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """Return one Markdown line per snapshot: status, optimum (bound) and each policy's U / C."""
     policies = list(dict.fromkeys(r["policy"] for r in rows))
-    lines = ["| snapshot | CP-SAT status | delayed (bound) | makespan (bound) | checker | "
-             + " | ".join(f"{p} U / C" for p in policies) + " |",
-             "| ---: | --- | ---: | ---: | ---: |" + " ---: |" * len(policies)]  # fmt: skip
+    headers = ["snapshot", "CP-SAT status", "delayed (bound)", "makespan (bound)", "checker",
+               *(f"{p} U / C" for p in policies)]  # fmt: skip
+    body = []
     for k in dict.fromkeys(r["snapshot"] for r in rows):
         mine = {r["policy"]: r for r in rows if r["snapshot"] == k}
         r = next(iter(mine.values()))
-        cells = [f"{mine[p]['delayed']} / {mine[p]['makespan']}" for p in policies]
-        lines.append(f"| {k} | {r['status']} | {_f(r['opt_delayed'], 'd')} "
-                     f"({_f(r['delayed_bound'], 'd')}) | {_f(r['opt_makespan'], 'd')} "
-                     f"({_f(r['makespan_bound'], 'd')}) | {r['optimum_violations']} | "
-                     + " | ".join(cells) + " |")  # fmt: skip
-    return "\n".join(lines)
+        body.append([k, r["status"], f"{_f(r['opt_delayed'], 'd')} ({_f(r['delayed_bound'], 'd')})",
+                     f"{_f(r['opt_makespan'], 'd')} ({_f(r['makespan_bound'], 'd')})",
+                     r["optimum_violations"],
+                     *(f"{mine[p]['delayed']} / {mine[p]['makespan']}" for p in policies)])
+    return table.markdown(headers, body, left={1})
 
 
 def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path,
@@ -148,7 +146,8 @@ def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out
     Only the line starting ``- timing:`` depends on the run (creation time,
     seconds); the rest is a function of the rows.
     """
-    from validation.study.schedule.markdown import markdown, write_identity
+    from validation.study.document import write_identity, write_markdown
+    from validation.study.schedule.markdown import markdown
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -157,9 +156,8 @@ def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out
     write_csv(summary, out / "summary.csv", SUMMARY)
     write_csv(rows, out / "rows.csv")
     figures = draw(summary, out, formats)
-    found_md, found_text = findings(rows, info["spec"].time_limit)
-    text = markdown(info, rows, summary, statuses(rows), figures, seconds)
-    head, sep, rest = text.partition("## Gap to the optimum")
-    (out / "report.md").write_text(head + found_md + "\n" + sep + rest, encoding="utf-8")
-    return {"report": str(out / "report.md"), "summary": summary, "figures": figures,
-            "beats": sum(s["beats_optimum"] for s in summary), "findings": found_text}
+    head, body = markdown(info, rows, summary, statuses(rows), figures, seconds)
+    report, found_text = write_markdown(out, "schedule-gap", info, rows, head, body)
+    return {"report": str(report), "summary": summary, "figures": figures,
+            "beats": sum(s["beats_optimum"] for s in summary),
+            "findings": found_text}  # fmt: skip

@@ -1,22 +1,19 @@
 """Run a schedule-gap study: skip the snapshots already stored, solve the rest, store each.
 
-As the runners of the slot and cluster studies (``docs/studies.md``); the
+The loop every study kind shares (:func:`validation.study.runner.run_units`); the
 study itself is described in ``docs/schedule-based.md``, "Gap to the optimum"
 (Klusáček & Rudová 2008's policies against the CP-SAT optimum).
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
-from planner.progress import Progress
-from validation.study.executors import Executor, SerialExecutor
-from validation.study.runner import drain
+from validation.study.executors import Executor
+from validation.study.runner import Units, run_units
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.schedule.store import ScheduleGapStore
 from validation.study.schedule.task import run_snapshot
-from validation.study.spec import StudyError
 
 
 @dataclass(frozen=True)
@@ -63,19 +60,15 @@ def run_schedule_gap_study(
         and optimum schedules); it must be 0.
     """
     if version is None:
-        from planner import __version__ as version
-    study = store.study(spec, version)
-    done = store.done(study)
+        from planner import __version__
+
+        version = __version__
     tasks = spec.tasks()
-    todo = [t for t in tasks if t.seed not in done]
-    executor = executor or SerialExecutor()
-    bar = Progress(len(tasks), len(tasks) - len(todo), label="schedule-gap: snapshots",
-                   enabled=progress)
-    written = drain(executor, run_snapshot, todo, functools.partial(store.write, study), bar,
-                    stop_after=stop_after, unit="snapshot")  # fmt: skip
-    if len(store.done(study)) != len(tasks):
-        raise StudyError(f"{store.path}: study {study} is incomplete after the run")
-    rows = store.rows(study)
+    units = Units(range(spec.seed, spec.seed + spec.snapshots), lambda: tasks,
+                  lambda t: t.seed, run_snapshot, store.rows, "snapshot",
+                  "schedule-gap: snapshots")  # fmt: skip
+    study, written, rows = run_units(store, spec, version, units, executor=executor,
+                                     progress=progress, stop_after=stop_after)  # fmt: skip
     bad = sum(r["violations"] for r in rows) + sum(
         r["optimum_violations"] for r in rows[:: len(spec.policies)])  # fmt: skip
     return ScheduleGapOutcome(study, len(tasks), written, bad)

@@ -1,25 +1,24 @@
 """The SQLite store of schedule-gap studies: one row per snapshot and policy.
 
-Format ``planner.schedule-gap-study/1``, with the guarantees of the other
-study stores (``docs/studies.md``): a snapshot's rows and its ``done`` record
-(which holds the run times, so the rows hold none) are written in one
+Format ``planner.schedule-gap-study/1``, with the guarantees of every study
+store (:mod:`validation.study.storage`): a snapshot's rows and its ``done``
+record (which holds the run times, so the rows hold none) are written in one
 transaction, so a study killed at any point (``kill -9`` included) keeps only
-whole snapshots, and rerunning the same command solves only the others. An
-open store holds the slot study's run lock (``DB.lock``), so two runs never
-write one database at once.
+whole snapshots, and rerunning the same command solves only the others; a
+snapshot recorded as done must hold one row per policy of the study (rows
+deleted behind its back are damage, refused with one line); a run holds
+``DB.lock``.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from pathlib import Path
+from collections.abc import Hashable
 from typing import Any
 
-from validation.study.cluster.store import open_format, study_id
+from validation.study.locks import guard
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.spec import StudyError
-from validation.study.store import _RunLock
+from validation.study.storage import StudyStore
 
 FORMAT = "planner.schedule-gap-study/1"
 
@@ -44,74 +43,48 @@ CREATE TABLE rows (study INTEGER NOT NULL, {", ".join(f"{n} {t}" for n, t in COL
 """
 
 
-class ScheduleGapStore:
-    """A schedule-gap database (created on first use); StudyError if it is another file."""
+class ScheduleGapStore(StudyStore):
+    """A schedule-gap database (:class:`~validation.study.storage.StudyStore`)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if Path(self.path).is_dir():
-            raise StudyError(f"{self.path}: cannot use the database (a directory)")
-        self._lock = _RunLock.acquire(self.path)
-        try:
-            self.db = sqlite3.connect(self.path, isolation_level=None)
-            open_format(self.db, self.path, FORMAT, _SCHEMA)
-        except BaseException:
-            if self._lock is not None:
-                self._lock.release()
-            raise
+    FORMAT = FORMAT
+    SCHEMA = _SCHEMA
+    COLUMNS = tuple(n for n, _ in COLUMNS)
+    ORDER = "snapshot, rowid"
+    UNIT = ("snapshot",)
+    UNIT_NAME = "snapshot"
 
-    def close(self) -> None:
-        """Close the connection and release the run lock."""
-        self.db.close()
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+    @classmethod
+    def spec_from_dict(cls, data: dict[str, Any]) -> ScheduleGapSpec:
+        """Return the study's :class:`ScheduleGapSpec`."""
+        return ScheduleGapSpec.from_dict(data)
 
-    def __enter__(self) -> ScheduleGapStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def study(self, spec: ScheduleGapSpec, version: str) -> int:
-        """Return the id of the study for ``spec`` and ``version``, creating it if new."""
-        return study_id(self.db, spec, version)
-
-    def info(self, study: int) -> dict[str, Any]:
-        """Return a study's id, spec, version and creation time."""
-        row = self.db.execute("SELECT spec, version, created FROM study WHERE id = ?",
-                              (study,)).fetchone()  # fmt: skip
-        if row is None:
-            raise StudyError(f"{self.path}: no study {study}")
-        return {"id": study, "spec": ScheduleGapSpec.from_dict(json.loads(row[0])),
-                "version": row[1], "created": row[2]}  # fmt: skip
-
-    def done(self, study: int) -> set[int]:
-        """Return the snapshots (seeds) written for ``study``."""
-        cur = self.db.execute("SELECT snapshot FROM done WHERE study = ?", (study,))
-        return {int(s) for (s,) in cur}
-
-    def write(self, study: int, result: dict[str, Any]) -> None:
-        """Write one snapshot's rows and its ``done`` record in one transaction."""
-        names = ["study", *(n for n, _ in COLUMNS)]
+    def _insert(self, study: int, result: dict[str, Any]) -> None:
+        names = ["study", *self.COLUMNS]
         insert = f"INSERT INTO rows ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
-        with self.db:
-            self.db.execute("BEGIN")
-            for row in result["rows"]:
-                self.db.execute(insert, [study, *(row[n] for n, _ in COLUMNS)])
-            self.db.execute("INSERT INTO done VALUES (?, ?, ?, ?)", (study, result["snapshot"],
-                            result["replay_seconds"], result["solve_seconds"]))  # fmt: skip
+        self.db.executemany(insert, [[study, *(row[n] for n in self.COLUMNS)]
+                                     for row in result["rows"]])  # fmt: skip
+        self.db.execute("INSERT INTO done VALUES (?, ?, ?, ?)", (study, result["snapshot"],
+                        result["replay_seconds"], result["solve_seconds"]))  # fmt: skip
 
-    def rows(self, study: int) -> list[dict[str, Any]]:
-        """Return the study's rows by snapshot, policies in the spec's order."""
-        names = [n for n, _ in COLUMNS]
-        cur = self.db.execute(f"SELECT {', '.join(names)} FROM rows WHERE study = ? "
-                              "ORDER BY snapshot, rowid", (study,))  # fmt: skip
-        return [dict(zip(names, values, strict=True)) for values in cur]
+    def _recorded(self, study: int) -> dict[Hashable, int]:
+        spec = self._specs.get(study) or self.info(study)["spec"]
+        cur = self.db.execute("SELECT snapshot FROM done WHERE study = ?", (study,))
+        return {int(s): len(spec.policies) for (s,) in cur}
+
+    def _verify_grid(self, study: int, rows: list[dict[str, Any]], **checks: Any) -> None:
+        policies = set(self._specs[study].policies)
+        seen: dict[int, set[str]] = {}
+        for r in rows:
+            seen.setdefault(r["snapshot"], set()).add(r["policy"])
+        for k, mine in seen.items():
+            if mine != policies:
+                raise StudyError(f"{self.damaged(study)}: snapshot {k} does not have one row "
+                                 "per policy of the study")  # fmt: skip
 
     def seconds(self, study: int) -> tuple[float, float]:
         """Return the replay and CP-SAT seconds of the study's snapshots, in total."""
-        cur = self.db.execute("SELECT TOTAL(replay_seconds), TOTAL(solve_seconds) FROM done "
-                              "WHERE study = ?", (study,))  # fmt: skip
-        replay, solve = cur.fetchone()
+        with guard(self.path):
+            cur = self.db.execute("SELECT TOTAL(replay_seconds), TOTAL(solve_seconds) FROM done "
+                                  "WHERE study = ?", (study,))  # fmt: skip
+            replay, solve = cur.fetchone()
         return float(replay), float(solve)
