@@ -107,16 +107,19 @@ def test_report_rerender_names_its_files(tmp_path: Path, monkeypatch: pytest.Mon
         (["flow", "tiny", "--cycles", "2"], "flow slicer: cycles [2/2] 100.0%"),
         (["flow", "tiny", "--cycles", "2", "--replay", "1"], "replaying the cycles [2/2]"),
         (["study", "reproduce", "css-criteria", "--runs", "1"],
-         "reproduce css-criteria [1 cycles]"),
+         "reproduce css-criteria [N cycles]"),
         (["study", "reproduce", "timing", "--runs", "1", "--nodes", "50", "--intervals", "600",
-          "--repeats", "1"], "reproduce timing [2 runs]"),
+          "--repeats", "1"], "reproduce timing [N runs]"),
     ],
 )
 def test_progress_when_forced_on_and_not_in_a_pipe(
     argv: list[str], line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    """PLANNER_PROGRESS=1 shows the progress line on stderr; unset, stderr (a pipe) has none."""
+    """PLANNER_PROGRESS=1 shows the progress line on stderr; unset, stderr (a pipe) has none.
+
+    ``N`` stands for any positive count: a counter without a total is redrawn at most ten
+    times a second, so which intermediate counts appear depends on the machine's speed."""
     monkeypatch.chdir(tmp_path)
     workload = _workload(tmp_path)
     argv = [workload if a == "WORKLOAD" else a for a in argv]
@@ -128,7 +131,8 @@ def test_progress_when_forced_on_and_not_in_a_pipe(
     monkeypatch.setenv("PLANNER_PROGRESS", "1")
     assert main(argv) == 0
     out, err = capsys.readouterr()
-    assert line in err and "\r" in err and line not in out
+    pattern = re.escape(line).replace("N", "[1-9][0-9]*")
+    assert re.search(pattern, err) and "\r" in err and not re.search(pattern, out)
     monkeypatch.delenv("PLANNER_PROGRESS")
     assert main(argv) == 0
     assert "\r" not in capsys.readouterr().err
