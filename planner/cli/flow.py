@@ -38,7 +38,7 @@ def _int(flag: str, minimum: int, maximum: int) -> Any:
 
 FLOW_SIZES: dict[str, int] = {
     "nodes": 1000, "max_procs": 1000, "jobs": 1000, "jobs_max": 1000, "slots": 10**4,
-    "slots_max": 10**4,
+    "slots_max": 10**4, "interval": 10**5,
 }  # fmt: skip
 """Largest per-cycle environment and batch of a flow (a cycle at 1000 nodes takes ~1 min)."""
 

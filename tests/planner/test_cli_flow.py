@@ -58,6 +58,7 @@ def test_flow_plots(tmp_path) -> None:
         (["flow", "css2015", "--param", "unit_price=1e308"], "within ±10^15"),  # numpy overflow
         (["flow", "css2015", "--param", "interval=1e400"], "must be an integer"),  # infinity
         (["flow", "css2015", "--param", "interval=1000000000000"], "local tasks"),  # 10^12 quanta
+        (["flow", "css2015", "--param", "interval=100001"], "'interval' must be <="),  # horizon
         (["flow", "css2015", "--param", "nodes=1001"], "'nodes' must be <= 1000"),  # flow size
         (["flow", "css2015", "--param", "jobs=1001"], "'jobs' must be <= 1000"),  # batch size
         (["flow", "css2015", "--cycles", "10001"], "--cycles must be an integer in"),  # too many
