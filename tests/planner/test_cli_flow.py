@@ -57,7 +57,8 @@ def test_flow_plots(tmp_path) -> None:
         (["flow", "css2015", "--param", f"nodes={10**30}"], "within ±10^6"),  # numpy's own error
         (["flow", "css2015", "--param", "unit_price=1e308"], "within ±10^15"),  # numpy overflow
         (["flow", "css2015", "--param", "interval=1e400"], "must be an integer"),  # infinity
-        (["flow", "css2015", "--param", "interval=1000000000000"], "local tasks"),  # 10^12 quanta
+        (["flow", "css2015", "--param", "interval=100000", "--param", "nodes=1000"],
+         "local tasks"),  # 5 * 10^6 local tasks to draw
         (["flow", "css2015", "--param", "interval=100001"], "'interval' must be <="),  # horizon
         (["flow", "css2015", "--param", "nodes=1001"], "'nodes' must be <= 1000"),  # flow size
         (["flow", "css2015", "--param", "jobs=1001"], "'jobs' must be <= 1000"),  # batch size
