@@ -370,3 +370,10 @@ def test_cli_refuses_fifo_and_devices_at_once(tmp_path: Path, capsys) -> None:
         assert main(["check-schedule", str(workload), path]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "is not a regular file" in err
+
+
+def test_violations_stay_one_line_each(tmp_path: Path) -> None:
+    """A job id with a newline in the CSV (quoted) gives a one-line violation, escaped (the
+    line named is the last line of the record, as the csv module counts)."""
+    rows = [*HAND_ROWS, dict(HAND_ROWS[3], job_id="x\ny")]
+    assert _check(tmp_path, rows) == ["rows: line 7: job 'x\\ny' is not in the workload"]
