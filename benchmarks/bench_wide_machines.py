@@ -60,8 +60,10 @@ def main() -> None:
                 assert check_schedule_files(w, path) == []
                 check_times.append(time.perf_counter() - t0)
             ranges = sum(len(r.cpu_spans) for r in replay.records)
-            print(f"{width:>12} {len(w.jobs):>6} {ranges:>7} "
-                  f"{statistics.median(replay_times):>9.3f} {statistics.median(check_times):>8.3f}")
+            print(
+                f"{width:>12} {len(w.jobs):>6} {ranges:>7} "
+                f"{statistics.median(replay_times):>9.3f} {statistics.median(check_times):>8.3f}"
+            )
 
 
 if __name__ == "__main__":
