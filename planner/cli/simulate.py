@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
+import stat
 import sys
 from typing import Any
 
@@ -48,6 +50,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _write(what: str, path: str, writer: Any) -> None:
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        fifo = False  # a new file
+    if fifo:  # opening a FIFO nobody reads would wait for ever; a pipe with a reader is fine
+        try:
+            os.close(os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)))
+        except OSError:
+            raise UsageError(f"planner simulate: cannot write {what} {path} "
+                             "(a FIFO without a reader)") from None  # fmt: skip
     try:
         writer(path)
     except OSError as err:

@@ -107,3 +107,17 @@ def test_empty_workload(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(argv) == 0
     assert "mean wait (s)          -" in capsys.readouterr().out
     assert (tmp_path / "j.csv").read_text().count("\n") == 1
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs FIFOs")
+def test_output_to_a_fifo_without_reader_is_refused(
+    mixed: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """-o naming a FIFO that nobody reads: one line and exit 2 at once (no endless wait)."""
+    import os
+
+    fifo = tmp_path / "jobs.csv"
+    os.mkfifo(fifo)
+    assert main(["simulate", mixed, "--policy", "fcfs", "-o", str(fifo)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a FIFO without a reader" in err
