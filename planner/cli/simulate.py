@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import re
-import stat
 import sys
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json, one_line
+from planner.cli.common import UsageError, choice, emit_json, one_line, writable
 
 PROGRESS_MIN_JOBS = 10_000
 """Replays of at least this many jobs show a progress bar (on a TTY, without ``CI``)."""
@@ -51,16 +49,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _write(what: str, path: str, writer: Any) -> None:
     try:
-        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
-    except OSError:
-        fifo = False  # a new file
-    if fifo:  # opening a FIFO nobody reads would wait for ever; a pipe with a reader is fine
-        try:
-            os.close(os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)))
-        except OSError:
-            raise UsageError(f"planner simulate: cannot write {what} {path} "
-                             "(a FIFO without a reader)") from None  # fmt: skip
-    try:
         writer(path)
     except OSError as err:
         raise UsageError(f"planner simulate: cannot write {what} {path} ({err.strerror})") from None
@@ -82,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise UsageError(f"planner simulate: {err}") from None
     options = policy_options(args.policy, args.option)
+    for path in (args.output, args.reservations, args.plot):
+        if path:
+            writable("planner simulate", path)
     workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
     bar = None
