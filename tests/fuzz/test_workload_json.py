@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.helpers import clean, cli, run, scratch, write
+from tests.fuzz.helpers import FUZZ, clean, cli, run, scratch, write
 
 VALID: dict[str, Any] = {
     "format": "planner.workload/1",
@@ -75,6 +75,7 @@ def mutants(draw: st.DrawFn) -> str:
     return json.dumps(doc)
 
 
+@FUZZ
 @given(text=mutants(), policy=st.sampled_from(POLICIES))
 def test_mutated_workloads_are_refused_or_replayed_and_checked(text: str, policy: str) -> None:
     """Exit 2 with one line, or a replay whose jobs.csv is UTF-8 and passes the checker."""
@@ -118,6 +119,7 @@ def edge_workloads(draw: st.DrawFn) -> dict[str, Any]:
     return {"format": "planner.workload/1", "machines": machines, "jobs": jobs}
 
 
+@FUZZ
 @given(doc=edge_workloads(), policy=st.sampled_from(POLICIES))
 def test_workloads_at_the_limits_replay_exactly(doc: dict[str, Any], policy: str) -> None:
     """Every valid workload at the limits replays (or exceeds the 2^62 horizon: exit 2), and
