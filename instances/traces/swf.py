@@ -97,10 +97,15 @@ class SwfTable:
 
 
 def header_max_procs(header: dict[str, str]) -> int | None:
-    """Return a header's positive MaxProcs, else its positive MaxNodes, else None."""
+    """Return a header's positive MaxProcs, else its positive MaxNodes, else None.
+
+    Only ASCII integers count (:func:`instances.traces.guards.header_count` is the
+    strict reader that names the line of a bad value).
+    """
     for key in ("MaxProcs", "MaxNodes"):
         text = header.get(key, "").split()
-        if text and text[0].lstrip("-").isdigit() and int(text[0]) > 0:
+        digits = text[0].lstrip("-") if text else ""
+        if digits.isascii() and digits.isdigit() and int(text[0]) > 0:
             return int(text[0])
     return None
 
@@ -188,11 +193,9 @@ def _log_cached(name: str, mtime: int, size: int) -> SwfLog:
 
 
 def _open_text(name: str) -> io.TextIOBase:
-    with open(name, "rb") as fh:
-        magic = fh.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(name, "rt", encoding="utf-8", errors="replace")
-    return open(name, encoding="utf-8", errors="replace")
+    from instances.traces.guards import open_text  # file type and size guards
+
+    return open_text(name)
 
 
 def _fields(name: str, lineno: int, text: str) -> tuple[float, ...]:

@@ -18,7 +18,7 @@ import sys
 import textwrap
 from typing import Any
 
-from planner.cli.common import UsageError, param_value, wrote
+from planner.cli.common import UsageError, param_value, writable, wrote
 
 _EPILOG = (
     "Family parameters are given as --NAME VALUE (dashes in NAME may stand for "
@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     seed, output, listing, params, fmt = _split(
         args.params, args.seed, args.output, args.list, args.format
     )
+    if output is not None:
+        writable("planner generate", output)
     if listing:
         for f in (*FAMILIES.values(), *WORKLOAD_FAMILIES.values()):
             kind = " [writes planner.workload/1]" if f.produces == "workload" else ""

@@ -30,6 +30,11 @@ COLUMNS = (
 )  # fmt: skip
 
 
+def span_text(spans: Iterable[tuple[int, int]]) -> str:
+    """Return inclusive CPU ranges as text: ``((0, 3), (8, 8))`` → ``"0-3 8"``."""
+    return " ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in spans)
+
+
 def cpu_ranges(cpus: Iterable[int]) -> str:
     """Return sorted CPU numbers as ranges: ``[0, 1, 2, 3, 8]`` → ``"0-3 8"``."""
     parts: list[str] = []
@@ -62,6 +67,6 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
                 0 if r.killed else 1,
                 "COMPLETED_WALLTIME_REACHED" if r.killed else "COMPLETED_SUCCESSFULLY",
                 r.start, r.duration, r.finish, r.wait, r.response, _real(r.slowdown),
-                cpu_ranges(r.cpu_ids), r.machine, "" if r.deadline is None else r.deadline,
+                span_text(r.cpu_spans), r.machine, "" if r.deadline is None else r.deadline,
                 int(r.delayed), _real(r.bounded_slowdown),
             ))  # fmt: skip
