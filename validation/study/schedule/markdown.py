@@ -42,8 +42,9 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
         f"- {spec.snapshots} `klusacek2008` snapshots (seeds {spec.seed}.."
         f"{spec.seed + spec.snapshots - 1}) of {spec.jobs} jobs on {spec.machines} machines, "
         f"mean inter-arrival {spec.interarrival:g} s (Klusáček & Rudová 2008)",
-        f"- CP-SAT, lexicographic (delayed jobs, then makespan), {spec.time_limit:g} s and "
-        f"{spec.threads} thread(s) per snapshot, seeded with the best replay",
+        f"- solver `{spec.solver}` (docs/exact-models.md), lexicographic (delayed jobs, then "
+        f"makespan), {spec.time_limit:g} s and {spec.threads} thread(s) per snapshot, seeded "
+        "with the best replay",
         f"- policies: {', '.join(spec.policies)}; planner {info['version']}, study {info['id']}",
         f"- command: `{spec.command()}`",
         f"- timing: created {info['created']}; replays {seconds[0]:.1f} s, CP-SAT "
@@ -70,8 +71,10 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
         "| " + " | ".join(statuses) + " |", "|" + " ---: |" * len(statuses),
         "| " + " | ".join(str(v) for v in statuses.values()) + " |", "",
         "## Snapshots", "",
-        "CP-SAT's schedule is checked by `validation/snapshot_check.py` (column `checker`); "
-        "U / C: each policy's delayed jobs and makespan (s).", "",
+        "The solver's schedule is checked by `validation/snapshot_check.py` (column "
+        "`checker`); status: `optimal`, or `within x % (bound b)`: the gap (value − bound) / "
+        "value of the first criterion not proven (delayed jobs, then makespan) against its "
+        "proven bound; U / C: each policy's delayed jobs and makespan (s).", "",
         snapshot_table(rows), "",
     ]  # fmt: skip
     if figures:
