@@ -39,7 +39,8 @@ def test_paper_size_cycle_has_a_bound_below_every_policy() -> None:
         for label in ("k=1", "css"):
             assert x.count(label, "gap_bound") == 0 or x.mean(label, "gap_bound") >= -1e-9
     text = exact_summary(x)
-    assert "1 of 1 cycles optimal" in text or "the others within" in text
+    assert ("1 of 1 cycles optimal" in text or "the others within" in text
+            or "1 without a proven bound" in text)  # fmt: skip
 
 
 def test_summary_of_an_open_cycle() -> None:

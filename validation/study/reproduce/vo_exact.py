@@ -129,11 +129,13 @@ def exact_summary(x: Tally) -> str:
     n = x.count("exact", "unproven")
     unproven = round((x.mean("exact", "unproven") or 0.0) * n)
     text = f"exact baseline: {n - unproven} of {n} cycles optimal"
-    if unproven:
+    opened = x.count("exact", "open gap")
+    if opened:
         gap, bound = x.mean("exact", "open gap"), x.mean("exact", "open bound")
-        text += ("; the others within " + ("-" if gap is None else f"{100 * gap:.1f} %")
-                 + " on average (mean bound " + ("-" if bound is None else f"{bound:.1f}")
-                 + ")")  # fmt: skip
+        text += (f"; {'the others' if opened == unproven else opened} within {100 * gap:.1f} % "
+                 f"on average (mean bound {bound:.1f})")  # fmt: skip
+    if unproven > opened:
+        text += f"; {unproven - opened} without a proven bound (placed count open)"
     return text + " (exact gap = (objective − bound) / objective, docs/exact-models.md)"
 
 
