@@ -4,10 +4,14 @@ Klusáček & Rudová 2008's lexicographic objective (delayed jobs U, then
 makespan Cmax; ``docs/exact-models.md``, "Cluster snapshots"):
 
 1. integer schedules from the cluster policies (:mod:`models.cluster.incumbents`)
-   and the caller's hint; the best (U, Cmax) is the incumbent;
+   and the caller's hint, then the serial scheme moving critical jobs forward
+   (:mod:`models.cluster.sgs`, ``sgs_share`` of the limit, a third of it when
+   CP-SAT follows); the best (U, Cmax) is the incumbent;
 2. proven bounds (U_lb, C_lb) by column generation
    (:mod:`models.cluster.bounds`), within ``bound_share`` of the time limit;
-3. unless the incumbent already meets them, the CP-SAT model
+3. unless the incumbent meets them, the serial scheme again, aiming at them
+   (the same share of the time left; all of it when CP-SAT does not follow);
+4. unless the incumbent meets them, the CP-SAT model
    (:mod:`models.cluster.snapshot`) with the incumbent as hint and the bounds
    as floors, for the rest of the time, on snapshots of at most
    ``cpsat_cells`` job × machine pairs (beyond, its model is too large to
@@ -26,8 +30,9 @@ import time
 from typing import Any
 
 from instances.workload import Workload
-from models.cluster.bounds import snapshot_bounds
+from models.cluster.bounds import arrays, critical_bound, snapshot_bounds
 from models.cluster.incumbents import Schedule, evaluate, policy_schedules
+from models.cluster.sgs import improve
 from models.cluster.snapshot import solve_snapshot_cpsat
 from models.result import Result
 
@@ -48,8 +53,8 @@ def lex_gap(delayed: int, delayed_bound: int, makespan: int, makespan_bound: int
 
 def solve_snapshot_cg(workload: Workload, *, time_limit: float | None = 60.0, threads: int = 1,
                       seed: int = 0, hint: dict[str, tuple[str, int]] | None = None,
-                      bound_share: float = 0.5, cpsat_cells: int = 4000,
-                      buckets: int = 48) -> Result:  # fmt: skip
+                      bound_share: float = 0.5, sgs_share: float = 0.15,
+                      cpsat_cells: int = 4000, buckets: int = 48) -> Result:  # fmt: skip
     """Solve the snapshot with bounds by column generation; see the module docstring.
 
     Returns
@@ -73,16 +78,23 @@ def solve_snapshot_cg(workload: Workload, *, time_limit: float | None = 60.0, th
         given = evaluate(workload, placed, "hint")
         found += [given] if given is not None else []
     best: Schedule = min(found, key=lambda s: s.key)
+    critical = critical_bound(arrays(workload)[0])
+    small = len(jobs) * len(machines) <= cpsat_cells
+    share = sgs_share / 3 if small else sgs_share
+    best = improve(workload, (0, critical), share * limit, best)
     first = min(j.submit for j in jobs)
-    seeds = {(k, m, t - first) for s in found for k, (m, t) in enumerate(s.placement)}
+    seeds = {(k, m, t - first) for s in [*found, best] for k, (m, t) in enumerate(s.placement)}
     spent = time.perf_counter() - began
     b = snapshot_bounds(workload, best.delayed, best.makespan, columns=seeds, buckets=buckets,
                         seconds=max(bound_share * limit - spent, 0.01 * limit))  # fmt: skip
     u_lb, c_lb = b.delayed, b.makespan
-    info: dict[str, Any] = {"source": best.source, "probes": len(b.probes),
-                            "iterations": b.iterations, "columns": b.columns}  # fmt: skip
+    info: dict[str, Any] = {"probes": len(b.probes), "iterations": b.iterations,
+                            "columns": b.columns}  # fmt: skip
     left = limit - (time.perf_counter() - began)
-    if best.key != (u_lb, c_lb) and len(jobs) * len(machines) <= cpsat_cells and left > 0:
+    if best.key != (u_lb, c_lb) and left > 0:
+        best = improve(workload, (u_lb, c_lb), left * (share if small else 1.0), best)
+    left = limit - (time.perf_counter() - began)
+    if best.key != (u_lb, c_lb) and small and left > 0:
         given = {j.id: (machines[m].id, t) for j, (m, t) in zip(jobs, best.placement, strict=True)}
         res = solve_snapshot_cpsat(workload, time_limit=left, threads=threads, seed=seed,
                                    hint=given, floors=(u_lb, c_lb))  # fmt: skip
