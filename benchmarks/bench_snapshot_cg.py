@@ -65,9 +65,10 @@ def main() -> None:
                       else ("", None))  # fmt: skip
             seconds[solver].append(res.runtime)
             proven[solver].append(res.status == "optimal")
+            counts = " | ".join(str(res.info.get(k, "-")) for k in ("probes", "iterations",
+                                                                     "columns"))  # fmt: skip
             print(f"| {seed} | {solver} | {res.status} | {res.objective} / {c} | {res.bound} / "
-                  f"{cb} | {_pct(gap)} | {res.runtime:.1f} | {res.info.get('probes', '-')} | "
-                  f"{res.info.get('iterations', '-')} | {res.info.get('columns', '-')} |")  # fmt: skip
+                  f"{cb} | {_pct(gap)} | {res.runtime:.1f} | {counts} |")  # fmt: skip
             last = res
         if last is None or last.bound is None or last.info.get("makespan_bound") is None:
             continue
