@@ -6,8 +6,8 @@ the machine and earliest start ≥ r_j that ends it first given the jobs
 placed before (the serial schedule-generation scheme; any start fits the
 profile, not only the latest). :func:`improve` repeats it, each time moving
 the job that ends last (or the first late job) to the front of the order, so
-the critical job gets its fastest machine first; it stops at the proven
-bounds or at the time limit.
+the critical job gets its fastest machine first, from four start orders in
+turn; it stops at the proven bounds or at the time limit.
 """
 
 from __future__ import annotations
@@ -57,7 +57,8 @@ def generate(workload: Workload, order: Sequence[int], source: str = "sgs") -> S
 
 
 def orders(workload: Workload) -> list[list[int]]:
-    """Return the starting priority orders: release, earliest deadline, longest tail first."""
+    """Return the starting priority orders: release, earliest deadline, longest tail first,
+    largest area (CPUs × fastest duration) first."""
     jobs, n = workload.jobs, len(workload.jobs)
     p = snapshot_durations(workload)
     fastest = [min(p[m][k] for m, mc in enumerate(workload.machines) if mc.cpus >= j.cpus)
@@ -65,28 +66,37 @@ def orders(workload: Workload) -> list[list[int]]:
     far = 2**62
     return [sorted(range(n), key=lambda k: (jobs[k].submit, k)),
             sorted(range(n), key=lambda k: (jobs[k].deadline or far, jobs[k].submit, k)),
-            sorted(range(n), key=lambda k: (-(jobs[k].submit + fastest[k]), k))]  # fmt: skip
+            sorted(range(n), key=lambda k: (-(jobs[k].submit + fastest[k]), k)),
+            sorted(range(n), key=lambda k: (-fastest[k] * jobs[k].cpus, k))]  # fmt: skip
 
 
 def improve(workload: Workload, target: tuple[int, int], seconds: float,
             start: Schedule | None = None) -> Schedule:  # fmt: skip
     """Return the best schedule found by moving critical jobs forward, from every start order.
 
-    ``target`` = the proven bounds (U_lb, C_lb): reaching them stops the search.
+    The start orders advance in turn, one step each, until a schedule meets
+    ``target`` = the proven bounds (U_lb, C_lb), every order repeats itself,
+    or ``seconds`` pass (at least one step of each order is taken).
     """
     stop = time.perf_counter() + seconds
     best = start
-    for order in orders(workload):
-        seen: set[tuple[int, ...]] = set()
-        while time.perf_counter() < stop and tuple(order) not in seen:
+    chains: list[tuple[list[int], set[tuple[int, ...]]]] = [(o, set()) for o in orders(workload)]
+    first = True
+    while chains and (first or time.perf_counter() < stop):
+        first = False
+        alive = []
+        for order, seen in chains:
             seen.add(tuple(order))
             s = generate(workload, order)
             if best is None or s.key < best.key:
                 best = s
             if best.key <= target:
                 return best
-            first = _critical(workload, s, s.delayed > target[0])
-            order = [first, *(k for k in order if k != first)]
+            lead = _critical(workload, s, s.delayed > target[0])
+            nxt = [lead, *(k for k in order if k != lead)]
+            if tuple(nxt) not in seen:
+                alive.append((nxt, seen))
+        chains = alive
     assert best is not None
     return best
 
