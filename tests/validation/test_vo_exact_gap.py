@@ -82,3 +82,11 @@ def test_cli_refuses_bad_exact_flags(argv: list, fragment: str,
     assert main(["study", "reproduce", *argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_runs_the_exact_baseline_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--exact-runs 1 --exact-size small --exact-solver cpsat`` prints the baseline's note."""
+    assert main(["study", "reproduce", "bsf", "--runs", "1", "--exact-runs", "1",
+                 "--exact-size", "small", "--exact-solver", "cpsat"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "exact (6 jobs, 12 nodes), solver cpsat, 60 s per cycle: exact baseline: 1 of 1" in out
