@@ -77,11 +77,11 @@ def solve_snapshot_cg(workload: Workload, *, time_limit: float | None = 60.0, th
                   for j in jobs]  # fmt: skip
         given = evaluate(workload, placed, "hint")
         found += [given] if given is not None else []
-    best: Schedule = min(found, key=lambda s: s.key)
     critical = critical_bound(arrays(workload)[0])
     small = len(jobs) * len(machines) <= cpsat_cells
     share = sgs_share / 3 if small else sgs_share
-    best = improve(workload, (0, critical), share * limit, best)
+    best: Schedule = improve(workload, (0, critical), share * limit,
+                             min(found, key=lambda s: s.key) if found else None)  # fmt: skip
     first = min(j.submit for j in jobs)
     seeds = {(k, m, t - first) for s in [*found, best] for k, (m, t) in enumerate(s.placement)}
     spent = time.perf_counter() - began

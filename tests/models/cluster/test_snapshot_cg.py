@@ -117,3 +117,4 @@ def test_unknown_solver_is_refused(name: str) -> None:
     """An unknown solver name raises ValueError naming the choices."""
     with pytest.raises(ValueError, match="choose from: cpsat"):
         solve_snapshot(tiny(1), solver=name)
+
