@@ -15,7 +15,9 @@ where t or t + h crosses a boundary; c_j only changes at d_j − p_jm. The
 minimum over every integer start in [lo, hi] is therefore attained at one of
 those breakpoints or at lo or hi, which this module evaluates: exact over all
 starts (Dantzig–Wolfe pricing as in Gamst & Pisinger 2013, here with
-time-bucketed capacity rows).
+time-bucketed capacity rows). A machine's wide jobs (2 R_j > R_m: no two
+run side by side) may also pay μ_mb per second of bucket b, the price of
+the master's single-job rows; the same breakpoints hold.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ def price_machine(
     lo: NDArray[np.int64],
     hi: NDArray[np.int64],
     late_after: NDArray[np.int64] | None = None,
+    single: tuple[NDArray[np.float64], NDArray[np.bool_]] | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Return, per job, the least column cost on one machine and a start attaining it.
 
@@ -48,6 +51,9 @@ def price_machine(
         Per job: the last start that meets the deadline (cost 0 up to it, 1
         after); None for a master without deadline costs. A job without a
         deadline has a value ≥ hi.
+    single
+        (μ_b, wide_j): a price per second of bucket b paid by the wide jobs
+        (those that no other wide job can run beside), or None.
 
     Returns
     -------
@@ -63,6 +69,10 @@ def price_machine(
     starts = np.clip(starts, lo[:, None], hi[:, None])
     used = np.interp(starts + h, bounds, integral) - np.interp(starts, bounds, integral)
     cost = cpus[:, None] * used
+    if single is not None:
+        extra = np.concatenate(([0.0], np.cumsum(single[0] * np.diff(bounds))))
+        alone = np.interp(starts + h, bounds, extra) - np.interp(starts, bounds, extra)
+        cost = cost + single[1][:, None] * alone
     if late_after is not None:
         cost = cost + (starts > late_after[:, None])
     best = np.argmin(cost, axis=1)
