@@ -8,7 +8,8 @@ Reads the Parallel Workloads Archive log bundled with the package (the IBM
 SP2 of KTH, 100 CPUs; Feitelson et al. 2014), keeps the first N jobs (default
 5,000; 0 for the whole log), replays them under EASY backfilling (Mu'alem &
 Feitelson 2001), writes ``jobs.csv`` and the reservation log, passes both to
-the independent checker and prints the summary metrics. See
+the independent checker and prints the summary metrics; on a terminal each
+step shows its progress (``planner.progress``). See
 ``docs/job-flows.md``.
 """
 
@@ -21,6 +22,7 @@ from pathlib import Path
 from instances import read_workload
 from planner.cluster import ReservationLog, simulate
 from planner.cluster.output import write_jobs_csv
+from planner.progress import Progress, phase
 from validation.cluster_check import check_schedule_files
 
 TRACE = Path(__file__).parents[1] / "instances" / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
@@ -28,17 +30,21 @@ TRACE = Path(__file__).parents[1] / "instances" / "data" / "traces" / "KTH-SP2-1
 
 def main(jobs: int = 5000, out: str = "replay-out") -> dict:
     """Replay, write, check; return the summary (raises if the checker finds anything)."""
-    workload = read_workload(TRACE)
+    with phase(f"reading {TRACE.name}"):
+        workload = read_workload(TRACE)
     if jobs:
         workload = dataclasses.replace(workload, jobs=workload.jobs[:jobs])
     log = ReservationLog()
-    replay = simulate(workload, "easy", log=log)
+    with Progress(len(workload.jobs), label="replaying under easy: jobs") as bar:
+        replay = simulate(workload, "easy", log=log, progress=bar.update)
+        bar.update(len(workload.jobs))
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     write_jobs_csv(replay, folder / "jobs.csv")
     log.write(folder / "reservations.csv")
-    problems = check_schedule_files(replay.workload, folder / "jobs.csv", policy="easy",
-                                    reservations=folder / "reservations.csv")  # fmt: skip
+    with phase("checking the schedule"):
+        problems = check_schedule_files(replay.workload, folder / "jobs.csv", policy="easy",
+                                        reservations=folder / "reservations.csv")  # fmt: skip
     if problems:
         raise SystemExit(f"the checker found {len(problems)} violation(s): {problems[0]}")
     summary = replay.summary()

@@ -3,12 +3,14 @@
 Each cycle draws 24 loaded nodes and 20 new jobs (family ``css2015``, after
 Toporkov et al. 2015 §5), adds the jobs postponed by earlier cycles, and
 schedules the batch; every cycle is then checked by the independent
-checker. Run it with ``python examples/vo_flow.py``.
+checker. On a terminal a progress line counts the cycles of each policy
+(``planner.progress``). Run it with ``python examples/vo_flow.py``.
 """
 
 from __future__ import annotations
 
 from models.combination import VoPolicy
+from planner.progress import Progress
 from planner.vo import CSS, BatchSlicer, family_environment, run_flow
 from validation.vo_check import check_cycle
 
@@ -20,8 +22,9 @@ def main(cycles: int = 10, seed: int = 0) -> dict[str, float]:
     out: dict[str, float] = {}
     for label, policy in (("CSS (first fit)", CSS("amp")), ("slicer k=1", BatchSlicer(1)),
                           ("slicer k=5", BatchSlicer(5))):  # fmt: skip
-        flow = run_flow(policy, combine, environment, cycles, seed=seed, max_postponements=2,
-                        keep=True)  # fmt: skip
+        with Progress(cycles, label=f"{label}: cycles") as bar:
+            flow = run_flow(policy, combine, environment, cycles, seed=seed,
+                            max_postponements=2, keep=True, progress=bar.update)  # fmt: skip
         for instance, outcome in flow.kept:
             assert check_cycle(instance, outcome.phases) == [], "a cycle failed the checker"
         placed = [j for j in flow.jobs if j.status == "placed"]

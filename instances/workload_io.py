@@ -64,7 +64,8 @@ def read_workload(
     Parameters
     ----------
     path
-        The file; ``.json`` is read as ``planner.workload/1``, ``.swf``,
+        The file; ``.json`` is read as ``planner.workload/1`` or as a Batsim
+        workload (:mod:`instances.batsim`, told apart by their keys), ``.swf``,
         ``.swf.gz`` and ``.gz`` as SWF (gzip detected from the content). A
         bare name that is not a file here but a log bundled in
         ``instances/data/traces/`` (``KTH-SP2-1996-2.1-cln.swf.gz``,
@@ -99,7 +100,9 @@ def read_workload(
         given = tuple(machines)
     lower = name.lower()
     if lower.endswith(".json"):
-        workload = loads_workload(read_text(name), name)
+        from instances.batsim import loads_json_workload  # planner.workload/1 or Batsim
+
+        workload = loads_json_workload(read_text(name), name)
         if given is not None:
             workload = with_machines(workload, given)
     elif lower.endswith((".swf", ".swf.gz", ".gz")):

@@ -6,28 +6,24 @@ unless told otherwise; ``time_limit=None`` means no limit. A solve stopped
 by its limit returns ``feasible`` (with a proven bound) or ``unknown``,
 never a false ``optimal`` (docs/exact-models.md).
 
-On interactive runs (stderr is a terminal and the ``CI`` variable is not
-set) the joint model writes one progress line to stderr, rewritten in place
-about once a second: stage, elapsed seconds, incumbent and proven bound.
+On interactive runs (:func:`planner.progress.interactive`: stderr is a
+terminal and the ``CI`` variable is not set, or ``PLANNER_PROGRESS=1``) the
+joint model writes one progress line to stderr, rewritten in place about once
+a second by :class:`planner.progress.Ticker`: stage, elapsed seconds,
+incumbent and proven bound.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import sys
-import threading
 import time
 from typing import Any, TextIO
 
+from planner.progress import Ticker, interactive
+
 DEFAULT_TIME_LIMIT: float = 60.0
 """Seconds an exact solve may run when the caller gives no ``time_limit`` (None: no limit)."""
-
-
-def interactive(stream: TextIO | None = None) -> bool:
-    """Return True when progress should be shown: a terminal and no ``CI`` variable."""
-    stream = stream or sys.stderr
-    return not os.environ.get("CI") and hasattr(stream, "isatty") and stream.isatty()
 
 
 def _num(value: float | None) -> str:
@@ -84,26 +80,8 @@ class _Tracked:
         self.solver, self.callback, self.progress = solver, callback, progress
 
     def Solve(self, model: Any) -> int:
-        stop = threading.Event()
-        ticker = None
-        if self.progress.enabled:
-            ticker = threading.Thread(target=self._tick, args=(stop,), daemon=True)
-            ticker.start()
-        try:
+        with Ticker(self.progress.line, enabled=self.progress.enabled, stream=self.progress.stream):
             return self.solver.Solve(model, self.callback)
-        finally:
-            stop.set()
-            if ticker is not None:
-                ticker.join()
-                out = self.progress.stream
-                out.write("\r" + self.progress.line() + "\n")
-                out.flush()
 
     def StopSearch(self) -> None:
         self.solver.StopSearch()
-
-    def _tick(self, stop: threading.Event) -> None:
-        out = self.progress.stream
-        while not stop.wait(1.0):
-            out.write("\r" + self.progress.line())
-            out.flush()

@@ -23,8 +23,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import settings
 
 from instances import Instance, Job, Node, Slot
+
+# Hypothesis' default 200 ms deadline per example is a wall-clock test: off for the suite.
+settings.register_profile("planner", deadline=None)
+settings.load_profile("planner")
 
 
 def tiny_instance(geometry: str = "rough") -> Instance:
@@ -67,3 +72,10 @@ def tiny() -> Instance:
 def tiny_square() -> Instance:
     """The same instance in square geometry (SPEC §3)."""
     return tiny_instance("square")
+
+
+@pytest.fixture(autouse=True)
+def _progress_from_the_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``PLANNER_PROGRESS`` of the developer's shell must not reach the tests (or their
+    subprocesses); a test that wants progress sets it itself."""
+    monkeypatch.delenv("PLANNER_PROGRESS", raising=False)

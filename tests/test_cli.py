@@ -6,13 +6,14 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from planner import __version__
 from planner.cli import COMMANDS, main
+from planner.cli.common import PAUSE_ENV
+from tests.waiting import HANG_GUARD_S, read_until
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -118,28 +119,61 @@ def test_validate_bad_paths_and_bytes(
     assert err.startswith(f"{path}: {rule}") and err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("delay", [0.08, 0.15, 0.3, 0.6])
-def test_early_ctrl_c_is_one_line_and_130(tmp_path: Path, delay: float) -> None:
-    """Ctrl-C while the command is still importing its modules: one line, exit 130.
+def _sigint_default() -> None:
+    """Child set-up: SIGINT at its default, as in a terminal (a shell's background job, such
+    as a test run started with ``&``, starts with it ignored, and then Python installs no
+    KeyboardInterrupt handler and Ctrl-C does nothing)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    ``import planner.cli`` is light (the package's names load on first use), so
-    from the first instant of ``main`` on, a Ctrl-C during the heavy imports
-    (numpy, OR-Tools) is caught there; before, a SIGINT in the first ~0.2 s
-    printed Python's traceback.
+
+@pytest.mark.parametrize(
+    ("runner", "point"),
+    [
+        ("-m planner.cli", "main"),  # first instant of main: nothing heavy imported yet
+        ("-m planner.cli", "run"),  # parsed; the command's lazy imports (OR-Tools) to come
+        ("-m planner", "main"),  # the package's own __main__
+        ("runpy", "main"),  # as an embedding program runs it, SIGINT handler installed
+    ],
+)
+def test_early_ctrl_c_is_one_line_and_130(tmp_path: Path, runner: str, point: str) -> None:
+    """Ctrl-C before the command has imported its modules: one line, exit 130.
+
+    The signal is sent once the child says it stands at ``point`` (the hidden
+    ``PLANNER_PAUSE_AT`` hook of ``planner.cli.common.pause_point``), never after a
+    fixed delay that a loaded machine turns into a race with interpreter start-up.
     """
-    env = {**os.environ, "CI": "1"}
+    env = {**os.environ, "CI": "1", PAUSE_ENV: point}
+    start = (["-c", "import signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
+                    "import runpy; runpy.run_module('planner.cli', run_name='__main__')"]
+             if runner == "runpy" else runner.split())  # fmt: skip
     proc = subprocess.Popen(
-        [sys.executable, "-c",
-         "import signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
-         "import runpy; runpy.run_module('planner.cli', run_name='__main__')",
+        [sys.executable, *start,
          "study", "gap", "--instances", "1000", "--workers", "1", "--out", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        preexec_fn=_sigint_default,
     )  # fmt: skip
-    time.sleep(delay)
+    assert proc.stderr is not None
+    read_until(proc.stderr, f"planner: paused at {point}")
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=HANG_GUARD_S)
     assert "Traceback" not in err, err
-    if proc.returncode == -signal.SIGINT:  # still in interpreter start-up: no Python code ran
-        return
     assert proc.returncode == 130, (proc.returncode, err)
     assert err.count("\n") == 1 and err.startswith("planner: interrupted"), err
+    assert not list(tmp_path.iterdir())  # stopped before the study opened anything
+
+
+def test_python_dash_m_planner_is_the_cli() -> None:
+    """``python -m planner`` runs the same command line as ``planner``."""
+    done = subprocess.run([sys.executable, "-m", "planner", "--version"], capture_output=True,
+                          text=True, check=False, timeout=HANG_GUARD_S)  # fmt: skip
+    assert (done.returncode, done.stdout.strip()) == (0, f"planner {__version__}")
+
+
+def test_simulate_help_says_bare_names_read_the_bundled_logs() -> None:
+    """``simulate --help`` names every bundled log a bare file name resolves to."""
+    from instances.traces.bundled import bundled_traces
+
+    text = " ".join(_cli("simulate", "--help").stdout.split())
+    assert "bundled log" in text and "Batsim" in text
+    logs = [name for name in bundled_traces() if name.endswith(".swf.gz")]
+    assert logs and all(name in text.replace("- ", "-") for name in logs)

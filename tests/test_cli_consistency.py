@@ -30,10 +30,18 @@ def _json_lines(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
 
 
 def test_list_shows_every_registry_name(capsys: pytest.CaptureFixture[str]) -> None:
-    """``planner list`` prints every algorithm, alias, criterion, family, solver and problem."""
+    """``planner list`` prints every algorithm, alias, criterion, family, solver, problem,
+    cluster and VO policy, workload family and bundled trace."""
+    from instances import WORKLOAD_FAMILIES
+    from instances.traces.bundled import bundled_traces
+    from planner.cluster.policies import POLICIES as CLUSTER
+    from planner.vo.policies import POLICIES as VO
+
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     names = [*ALGORITHMS, *CRITERIA, *FAMILIES, *SOLVERS, *COMBINATION_SOLVERS, *JOINT_SOLVERS]
+    names += [*CLUSTER, *VO, *WORKLOAD_FAMILIES, *bundled_traces()]
+    assert len(bundled_traces()) >= 4  # the three logs and the HPC2N machines file
     names += [a for alg in ALGORITHMS.values() for a in alg.aliases]
     names += [p.name for p in PROBLEMS.values()]
     missing = [n for n in names if n not in out]
@@ -45,9 +53,19 @@ def test_list_shows_every_registry_name(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_list_reads_the_registry(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A name added to a registry appears without a change to the command."""
+    from planner.cluster.policies import POLICIES as CLUSTER
+    from planner.vo.policies import POLICIES as VO
+
+    class Mine:
+        """A user's own policy."""
+
     monkeypatch.setitem(SOLVERS, "my_solver", "a user's own backend")
-    assert main(["list", "solvers"]) == 0
-    assert "my_solver" in capsys.readouterr().out
+    monkeypatch.setitem(CLUSTER, "my_cluster_policy", Mine)
+    monkeypatch.setitem(VO, "my_vo_policy", Mine)
+    for section, name in [("solvers", "my_solver"), ("cluster-policies", "my_cluster_policy"),
+                          ("vo-policies", "my_vo_policy")]:  # fmt: skip
+        assert main(["list", section]) == 0
+        assert name in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -119,3 +137,27 @@ def test_list_cites_papers_by_author_and_year(capsys: pytest.CaptureFixture[str]
     assert "Toporkov et al. 2011 §3 (ALP)" in out
     cited = list_cmd.cite("seed 004 §4.2 (MaxQ Lite)")
     assert cited == "Toporkov & Yemelyanov 2018 §4.2 (MaxQ Lite)"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", EXAMPLE, "--algorithm", "min_cost"],  # a heuristic's window
+        ["exact", EXAMPLE, "--criterion", "min_cost"],  # the exact window
+        ["alternatives", EXAMPLE, "--algorithm", "amp"],  # the alternatives
+        ["combine", EXAMPLE, "--problem", "8"],  # the chosen combination
+    ],
+)
+def test_one_node_list_format_in_every_table(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each table prints a window's nodes as one comma-joined field (docs/formats.md): the
+    nodes of the JSON output's placements, in order."""
+    assert main(argv) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert main([*argv, "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    lists = [[p["node"] for p in r["window"]["placements"]] for r in records if r.get("window")]
+    assert lists
+    for nodes in lists:
+        assert any(",".join(nodes) in line.split() for line in table[2:]), (nodes, table)

@@ -102,3 +102,98 @@ def test_family_table_lists_every_default() -> None:
     for name in paper_families:
         expected = " ".join(f"{k}={v}" for k, v in FAMILIES[name].defaults.items())
         assert rows[name] == expected, name
+
+
+def _text_block(page: str, first_header: str) -> list[dict[str, str]]:
+    """Return the rows of the aligned text table in ``page`` whose header starts with
+    ``first_header``, as {header: cell}; the dashes line gives the columns."""
+    lines = (DOCS / page).read_text(encoding="utf-8").splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith(first_header))
+    spans = [m.span() for m in re.finditer(r"-+", lines[at + 1])]
+    end = next(k for k in range(at + 2, len(lines)) if not lines[k] or lines[k].startswith("```"))
+    body = lines[at + 2 : end]
+    head = [lines[at][a:b].strip() for a, b in spans]
+    return [dict(zip(head, [ln[a:b].strip() for a, b in spans], strict=True)) for ln in body]
+
+
+def test_studies_example_is_recomputed(tmp_path: Path) -> None:
+    """docs/studies.md's example excerpt (the narrow table) and its reading are what the quick
+    default's rows give today (recomputed on the excerpt's algorithms and geometry; the
+    ``ms`` column is a time and varies)."""
+    from planner.cli.study import QUICK
+    from validation.study import Store, StudySpec, run_study, summarise
+    from validation.study.report import text_table
+
+    shown = _text_block("studies.md", "geometry  algorithm")
+    assert len(shown) >= 3
+    spec = StudySpec(QUICK["family"], instances=QUICK["instances"], seed=QUICK["seed"],
+                     algorithms=tuple(r["algorithm"] for r in shown),
+                     geometries=tuple(dict.fromkeys(r["geometry"] for r in shown)))  # fmt: skip
+    with Store(tmp_path / "db.sqlite") as store:
+        summary = summarise(store.rows(run_study(spec, store, progress=False).study))
+    for row in shown:
+        got = next(s for s in summary if s["algorithm"] == row["algorithm"])
+        lines = text_table([got]).splitlines()
+        spans = [m.span() for m in re.finditer(r"-+", lines[1])]
+        cells = {lines[0][a:b].strip(): lines[2][a:b].strip() for a, b in spans}
+        for header, cell in row.items():
+            if header in cells and header != "ms":
+                assert cells[header] == cell, (row["algorithm"], header)
+    text = (DOCS / "studies.md").read_text(encoding="utf-8")
+    reading = " ".join(text[text.index("Read: of") :].split("\n\n")[0].split())
+    coord = next(s for s in summary if s["algorithm"] == "coord_lite")
+    maxq = next(s for s in summary if s["algorithm"] == "max_q_lite")
+    jobs = coord["jobs"]
+    for fact in (f"of {jobs} rows ({QUICK['instances']} instances",
+                 f"matched the COORD optimum in {round(coord['exact_match_rate'] * 45)} of 45",
+                 f"on average {coord['abs_gap_mean']:.2f} quanta",
+                 f"matched in {round(maxq['exact_match_rate'] * 45)} of 45",
+                 f"lost {100 * maxq['gap_mean']:.1f}% of Σq"):  # fmt: skip
+        assert fact in reading, fact
+
+
+def test_reproductions_list_is_the_registry() -> None:
+    """docs/reproductions.md lists every experiment ``planner study reproduce`` runs, in the
+    command's order, each with a link that resolves."""
+    from planner.cli.study_schedule import REPRODUCTION_ROW
+    from validation.study.reproduce import REPRODUCTIONS
+
+    page = DOCS / "reproductions.md"
+    rows = [ln for ln in page.read_text(encoding="utf-8").splitlines()
+            if re.match(r"\| `[a-z-]+` \|", ln)]  # fmt: skip
+    names = [re.match(r"\| `([a-z-]+)`", ln).group(1) for ln in rows]  # type: ignore[union-attr]
+    assert names[: len(REPRODUCTIONS) + 1] == [*REPRODUCTIONS, REPRODUCTION_ROW[0]]
+    for line in rows:
+        for target in LINK.findall(line):
+            file, _, anchor = target.partition("#")
+            path = DOCS / file if file else page
+            assert path.exists() and anchor in anchors(path), (line[:40], target)
+
+
+def test_quick_default_is_described_as_it_is() -> None:
+    """README and docs/studies.md describe the quick default study with the CLI's values."""
+    from planner.cli.study import QUICK
+
+    n, family = QUICK["instances"], QUICK["family"]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").replace("#", "").split())
+    assert f"on {n} generated instances, both geometries" in readme
+    assert QUICK["geometries"] == ("rough", "square")
+    studies = (DOCS / "studies.md").read_text(encoding="utf-8")
+    assert f"quick default: {n} {family} instances, both geometries" in studies
+    assert f"{n} `{family}` instances, seed {QUICK['seed']}" in studies
+def test_reproductions_scoreboard_lists_every_experiment() -> None:
+    """docs/reproductions.md opens with a scoreboard row per registered experiment (all of
+    them, egedf included), each linking to an existing section."""
+    from validation.study.reproduce.scoreboard import experiments
+
+    text = (DOCS / "reproductions.md").read_text(encoding="utf-8")
+    board = text[: text.index("\n## ")]
+    rows = re.findall(r"^\| \[`([\w-]+)`\]\(([^)]+)\) \|", board, flags=re.M)
+    assert [name for name, _ in rows] == experiments()
+    for name, target in rows:
+        file, _, anchor = target.partition("#")
+        path = DOCS / (file or "reproductions.md")
+        assert anchor in anchors(path), f"{name}: no anchor #{anchor} in {path.name}"
+    counts = re.findall(r"\| (\d+) / (\d+) \| (\d+) \|", board)
+    held, total = (sum(int(c[i]) for c in counts) for i in (0, 1))
+    assert f"In all, {held} of {total} claims hold." in " ".join(text.split())

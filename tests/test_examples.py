@@ -1,4 +1,4 @@
-"""Every script in ``examples/`` runs to completion, as a user would run it, under a time budget."""
+"""Every script in ``examples/`` runs to completion, as a user would run it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.py"))
@@ -20,12 +22,12 @@ EXPECT = {
 }
 
 
-def run_script(name: str, args: list[str], cwd: Path, budget: float = 120.0) -> str:
+def run_script(name: str, args: list[str], cwd: Path) -> str:
     """Run ``examples/name`` in a fresh interpreter with the worktree on PYTHONPATH."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": "1"}
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / name), *args],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=budget, check=False,
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=HANG_GUARD_S, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
@@ -40,9 +42,15 @@ def test_every_example_is_covered() -> None:
     assert not (unknown & own)
 
 
-@pytest.mark.parametrize("name", sorted(EXPECT))
+SLOW = {"gap_study.py"}
+"""Examples that take more than ~4 s on 2 cores (marked ``slow``)."""
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in sorted(EXPECT)]
+)
 def test_example_runs(name: str, tmp_path: Path) -> None:
-    """The script exits 0 within its budget and prints its success line."""
+    """The script exits 0 and prints its success line."""
     args, expected = EXPECT[name]
     args = [str(tmp_path / "out") if a == "OUT" else a for a in args]
     out = run_script(name, args, tmp_path)

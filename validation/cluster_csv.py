@@ -17,12 +17,14 @@ from dataclasses import dataclass
 from instances.errors import InstanceFileError
 
 JOB_COLUMNS = (
-    "job_id", "submission_time", "requested_number_of_resources", "requested_time", "success",
+    "job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
+    "requested_time", "success",
     "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
     "turnaround_time", "stretch", "allocated_resources", "machine", "deadline", "delayed",
     "bounded_slowdown",
 )  # fmt: skip
-"""The columns of ``jobs.csv``: Batsim's names first, then the project's four."""
+"""The columns of ``jobs.csv``: Batsim's names first, then the project's four.
+``workload_name`` and ``profile`` are labels for evalys and are not checked."""
 
 RESERVATION_COLUMNS = ("time", "job_id", "kind", "machine", "start")
 RESERVATION_KINDS = ("easy_head", "conservative")

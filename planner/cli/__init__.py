@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from planner.cli.common import UsageError, one_line
+from planner.cli.common import UsageError, one_line, pause_point
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
@@ -56,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code (also used as the console script)."""
     stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)
     try:
+        pause_point("main")
         from instances import DataError, InstanceFileError
 
         parser = build_parser()
@@ -63,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             raise UsageError(f"planner: missing COMMAND (choose from: {', '.join(COMMANDS)}; "
                              "see planner --help)")  # fmt: skip
+        pause_point("run")
         code = int(args.run(args) or 0)
         sys.stdout.flush()
         return code

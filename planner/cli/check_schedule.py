@@ -51,8 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read the inputs, check, print the violations; return 0 clean, 2 violations."""
+    from pathlib import Path
+
     from instances import read_workload
     from instances.errors import did_you_mean
+    from planner.progress import phase
     from validation.cluster_check import POLICIES, check_schedule_files
 
     if args.policy is not None and args.policy not in POLICIES:
@@ -62,10 +65,12 @@ def run(args: argparse.Namespace) -> int:
                          f"({choices})")  # fmt: skip
     if args.limit < 0:
         raise UsageError("planner check-schedule: --limit must be >= 0")
-    workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
-    violations = check_schedule_files(
-        workload, args.jobs_csv, policy=args.policy, reservations=args.reservations
-    )
+    with phase(f"reading {Path(args.workload).name}"):
+        workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
+    with phase(f"checking {args.jobs_csv}"):
+        violations = check_schedule_files(
+            workload, args.jobs_csv, policy=args.policy, reservations=args.reservations
+        )
     unchecked = args.policy in ("easy", "conservative") and args.reservations is None
     if unchecked:
         print(

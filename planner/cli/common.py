@@ -4,12 +4,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from typing import Any
 
 DEFAULT_TIME_LIMIT = 60.0
 """Seconds of the CLI's exact solves unless ``--time-limit`` says otherwise (mirrors
 :data:`models.progress.DEFAULT_TIME_LIMIT`; kept here so ``--help`` imports no solver)."""
+
+
+PAUSE_ENV = "PLANNER_PAUSE_AT"
+"""Hidden test hook: the name of a :func:`pause_point` at which to stop and wait."""
+
+
+def pause_point(name: str) -> None:
+    """Stop at this point when ``PLANNER_PAUSE_AT`` names it: say so, then wait for a signal.
+
+    Tests deliver Ctrl-C at a moment they observe (after the line ``planner: paused
+    at NAME``) instead of after a fixed delay that a loaded machine turns into a race
+    with interpreter start-up. The wait ends after ten minutes at the latest.
+    """
+    if os.environ.get(PAUSE_ENV) != name:
+        return
+    sys.stderr.write(f"planner: paused at {name}\n")
+    sys.stderr.flush()
+    time.sleep(600)
 
 
 class UsageError(Exception):
@@ -105,3 +125,21 @@ def time_limit(text: str) -> float | None:
             f"--time-limit must be a positive number of seconds, got '{text}'"
         )
     return value
+
+
+def wrote(*paths: Any) -> None:
+    """Name on stderr every file a command wrote: ``wrote PATH``, ``wrote DIR/: a, b`` for
+    several files of one folder, ``wrote a, b`` in the working directory (stdout stays the
+    command's output, e.g. its JSON)."""
+    from pathlib import Path
+
+    folders: dict[Path, list[str]] = {}
+    for path in paths:
+        if path:
+            folders.setdefault(Path(path).parent, []).append(Path(path).name)
+    for folder, names in folders.items():
+        if len(names) == 1 or folder == Path():
+            text = f"wrote {', '.join(str(folder / n) for n in names)}"
+        else:
+            text = f"wrote {folder}{os.sep}: {', '.join(names)}"
+        print(one_line(text), file=sys.stderr)

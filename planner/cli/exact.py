@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     """Solve every selected job; print JSON Lines or a table."""
     from instances import CRITERIA
     from models.solve import SOLVERS, solve_window
+    from planner.progress import track
 
     choice("solver", args.solver, SOLVERS)
     if args.criterion is not None:
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if not jobs:
         raise UsageError(f"planner: {args.file}: the instance has no jobs")
     rows = []
-    for job in jobs:
+    quiet = False if args.json else None  # --json streams lines a progress line would cut
+    for job in track(jobs, f"exact {args.solver} solves: jobs", enabled=quiet):
         crit = args.criterion or job.criterion
         res = solve_window(
             inst,
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         w = res.window
         rows.append(
             [job.id, crit, res.status, _num(res.objective), _num(res.bound)]
-            + ([w.start, w.finish, w.cost, " ".join(w.nodes)] if w else ["-"] * 4)
+            + ([w.start, w.finish, w.cost, ",".join(w.nodes)] if w else ["-"] * 4)
             + [f"{res.runtime:.3f}"]
         )
     if not args.json:

@@ -18,7 +18,7 @@ import csv
 import dataclasses
 from typing import Any
 
-from planner.cli.common import UsageError, emit_json, param_value, print_table
+from planner.cli.common import UsageError, emit_json, param_value, print_table, wrote
 
 
 def _int(flag: str, minimum: int) -> Any:
@@ -129,6 +129,7 @@ def _policy(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Simulate the flow and print the per-cycle records and the means."""
     from models.combination import VoPolicy
+    from planner.progress import Progress, phase
     from planner.vo import family_environment, run_flow
 
     params = _params(args)
@@ -147,19 +148,26 @@ def run(args: argparse.Namespace) -> int:
     env = family_environment(args.family, args.seed, **params)
     try:
         keep = bool(args.plot) or args.replay is not None
-        flow = run_flow(policy, combine, env, args.cycles, seed=args.seed,
-                        max_postponements=args.max_postponements, keep=keep)  # fmt: skip
+        with Progress(args.cycles, label=f"flow {args.policy}: cycles") as bar:
+            flow = run_flow(policy, combine, env, args.cycles, seed=args.seed,
+                            max_postponements=args.max_postponements, keep=keep,
+                            progress=bar.update)  # fmt: skip
     except ValueError as err:
         raise UsageError(f"planner flow: {str(err).splitlines()[0]}") from None
     rep = None
     if args.replay is not None:
         from planner.vo.flow_replay import replay_flow
 
-        rep = replay_flow(flow, args.replay, replan=args.replan)
+        with Progress(args.cycles, label="replaying the cycles") as bar:
+            rep = replay_flow(flow, args.replay, replan=args.replan, progress=bar.update)
+    written: list[Any] = []
     if args.jobs:
         _write_jobs(flow, args.jobs, rep)
+        written.append(args.jobs)
     if args.plot:
-        _plot(flow, args.plot, args.timeline_cycle)
+        with phase(f"drawing {args.plot}"):
+            written += _plot(flow, args.plot, args.timeline_cycle)
+    wrote(*written)
     if args.json:
         for c in flow.cycles:
             row = dataclasses.asdict(c)
@@ -255,7 +263,7 @@ def _write_jobs(flow: Any, path: str, rep: Any = None) -> None:
         raise UsageError(f"planner flow: cannot write {path}: {err.strerror}") from None
 
 
-def _plot(flow: Any, directory: str, cycle: int) -> None:
+def _plot(flow: Any, directory: str, cycle: int) -> list[Any]:
     from pathlib import Path
 
     from planner.plot import plot_windows
@@ -268,6 +276,7 @@ def _plot(flow: Any, directory: str, cycle: int) -> None:
         inst, outcome = flow.kept[cycle]
         plot_windows(inst, list(outcome.reservations), out / "timeline.png",
                      title=f"cycle {cycle}: reservations of policy {flow.policy}")  # fmt: skip
+        return [out / "cycles.png", out / "timeline.png"]
     except RuntimeError as err:
         raise UsageError(str(err)) from None
     except OSError as err:

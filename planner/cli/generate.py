@@ -18,7 +18,7 @@ import sys
 import textwrap
 from typing import Any
 
-from planner.cli.common import UsageError, param_value
+from planner.cli.common import UsageError, param_value, wrote
 
 _EPILOG = (
     "Family parameters are given as --NAME VALUE (dashes in NAME may stand for "
@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, help="random seed (a non-negative integer; required)")
     p.add_argument("-o", "--output", help="output file (default: standard output)")
     p.add_argument("--list", action="store_true", help="list the families and exit")
+    p.add_argument("--format", choices=WORKLOAD_FORMATS, help="a workload family's file format: "
+                   "planner (planner.workload/1, the default) or batsim (a Batsim workload: "
+                   "one machine at speed 1, delay profiles; docs/workloads.md)")  # fmt: skip
     p.add_argument("family", nargs="?", help="family name (see --list)")
     p.add_argument("params", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     p.set_defaults(run=run, help_text=p.format_help)
@@ -45,12 +48,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate the instance and write it to ``--output`` or standard output."""
-    from instances import FAMILIES, WORKLOAD_FAMILIES, dumps_instance, dumps_workload, generate
+    from instances import FAMILIES, WORKLOAD_FAMILIES, dumps_instance, generate
 
     if any(t in ("-h", "--help") for t in _option_tokens(args.params)):
         print(args.help_text(), end="")
         return 0
-    seed, output, listing, params = _split(args.params, args.seed, args.output, args.list)
+    seed, output, listing, params, fmt = _split(
+        args.params, args.seed, args.output, args.list, args.format
+    )
     if listing:
         for f in (*FAMILIES.values(), *WORKLOAD_FAMILIES.values()):
             kind = " [writes planner.workload/1]" if f.produces == "workload" else ""
@@ -72,14 +77,17 @@ def run(args: argparse.Namespace) -> int:
             inst = generate(args.family, seed, **params)
     except ValueError as err:
         raise UsageError(f"planner generate: {str(err).splitlines()[0]}") from None
+    if fmt is not None and (family is None or family.produces != "workload"):
+        names = ", ".join(WORKLOAD_FAMILIES)
+        raise UsageError(f"planner generate: --format applies to the workload families ({names})")
     if args.family == "swf":
         from instances.generators.swf import summary
 
         merged = FAMILIES["swf"].check_params(params)
         print(f"planner generate: {summary(merged['trace'], merged['max_procs'])}", file=sys.stderr)
     if family is not None and family.produces == "workload":
+        text = _dump_workload(workload, fmt or "planner")
         print(f"planner generate: {workload_summary(workload)}", file=sys.stderr)
-        text = dumps_workload(workload)
     else:
         text = dumps_instance(inst)
     if output is None:
@@ -90,7 +98,26 @@ def run(args: argparse.Namespace) -> int:
             fh.write(text)
     except OSError as err:
         raise UsageError(f"planner generate: cannot write {output} ({err.strerror})") from None
+    wrote(output)
     return 0
+
+
+WORKLOAD_FORMATS = ("planner", "batsim")
+"""The file formats ``generate --format`` writes a workload in."""
+
+
+def _dump_workload(workload: Any, fmt: str) -> str:
+    from instances import dumps_workload
+
+    if fmt == "planner":
+        return dumps_workload(workload)
+    from instances.batsim import dumps_batsim
+
+    try:
+        return dumps_batsim(workload)
+    except ValueError as err:
+        raise UsageError(f"planner generate: --format batsim: {err} (e.g. swf-workload, or "
+                         "klusacek2008 --machines 1 --speed-min 200 --speed-max 200)") from None
 
 
 def workload_summary(workload: Any) -> str:
@@ -103,9 +130,9 @@ def workload_summary(workload: Any) -> str:
 
 
 def _split(
-    tokens: list[str], seed: int | None, output: str | None, listing: bool
-) -> tuple[int | None, str | None, bool, dict[str, str]]:
-    """Parse the tokens after FAMILY: --seed, -o, --list and ``--NAME VALUE`` parameters."""
+    tokens: list[str], seed: int | None, output: str | None, listing: bool, fmt: str | None
+) -> tuple[int | None, str | None, bool, dict[str, str], str | None]:
+    """Parse the tokens after FAMILY: --seed, -o, --list, --format and ``--NAME VALUE``."""
     params: dict[str, str] = {}
     i = 0
     while i < len(tokens):
@@ -127,12 +154,17 @@ def _split(
             output = value
         elif key == "--seed":
             seed = _seed(value)
+        elif key == "--format":
+            if value not in WORKLOAD_FORMATS:
+                raise UsageError(f"planner generate: --format must be one of "
+                                 f"{', '.join(WORKLOAD_FORMATS)}, got '{value}'")  # fmt: skip
+            fmt = value
         else:
             name = key.lstrip("-").replace("-", "_")
             if not name:
                 raise UsageError(f"planner generate: bad option '{token}'")
             params[name] = value
-    return seed, output, listing, params
+    return seed, output, listing, params, fmt
 
 
 def _option_tokens(tokens: list[str]) -> list[str]:

@@ -2,8 +2,11 @@
 
 Sections: algorithms (criterion, exact or not, source), criteria (metric and
 sense), families (source and parameters with defaults), solvers (window,
-combination and joint methods), problems (combination problems 6-9). A name
-added to a registry appears here without any change to this command.
+combination and joint methods), problems (combination problems 6-9),
+cluster-policies (``planner simulate --policy``), vo-policies (``planner flow
+--policy``), workload-families (``planner generate`` job flows) and traces (the
+bundled logs). A name added to a registry appears here without any change to
+this command.
 """
 
 from __future__ import annotations
@@ -91,12 +94,53 @@ def _problems() -> None:
     print_table(["problem", "name", "objective", "constraint"], rows)
 
 
+def _first_line(obj: Any) -> str:
+    """Return the first line of ``obj``'s docstring, without reST markup."""
+    return (obj.__doc__ or "-").strip().splitlines()[0].replace("``", "")
+
+
+def _cluster_policies() -> None:
+    from planner.cluster.policies import POLICIES
+
+    print_table(["policy", "planner simulate --policy"],
+                [[k, _first_line(v)] for k, v in POLICIES.items()])  # fmt: skip
+
+
+def _vo_policies() -> None:
+    from planner.vo.policies import POLICIES
+
+    print_table(["policy", "planner flow --policy"],
+                [[k, _first_line(v)] for k, v in POLICIES.items()])  # fmt: skip
+
+
+def _workload_families() -> None:
+    from instances import WORKLOAD_FAMILIES
+
+    for f in WORKLOAD_FAMILIES.values():
+        print(f"{f.name}: {cite(f.source)}")
+        params = " ".join(f"--{k.replace('_', '-')} {v if v != '' else chr(34) * 2}"
+                          for k, v in f.defaults.items())  # fmt: skip
+        print(textwrap.fill(params or "(no parameters)", 100, initial_indent="    ",
+                            subsequent_indent="    ", break_on_hyphens=False))  # fmt: skip
+
+
+def _traces() -> None:
+    from instances.traces.bundled import bundled_traces
+
+    print_table(["bundled file (usable by its bare name)", "kind"],
+                [[k, v] for k, v in bundled_traces().items()])  # fmt: skip
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "algorithms": _algorithms,
     "criteria": _criteria,
     "families": _families,
     "solvers": _solvers,
     "problems": _problems,
+    "cluster-policies": _cluster_policies,
+    "vo-policies": _vo_policies,
+    "workload-families": _workload_families,
+    "traces": _traces,
 }
 """Section name → printer, in display order."""
 
@@ -105,7 +149,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``list`` command."""
     p = sub.add_parser(
         "list",
-        help="algorithms, criteria, families, solvers and problems (from the registries)",
+        help="algorithms, criteria, families, solvers, problems, policies and traces "
+        "(from the registries)",
         description="List the names every other command accepts (docs/index.md).",
     )
     p.add_argument("what", nargs="?", help=f"one section: {', '.join(SECTIONS)} (default: all)")

@@ -14,10 +14,7 @@ import argparse
 import sys
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json
-
-PROGRESS_MIN_JOBS = 10_000
-"""Replays of at least this many jobs show a progress bar (on a TTY, without ``CI``)."""
+from planner.cli.common import UsageError, choice, emit_json, wrote
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,12 +24,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",
         help="replay a job stream on machines under a scheduling policy",
-        description="Replay a workload (planner.workload/1 JSON, or an SWF log .swf/.swf.gz) "
-        "under one policy and print the summary metrics (docs/job-flows.md).",
+        description="Replay a workload (planner.workload/1 JSON, Batsim workload JSON, or an "
+        "SWF log .swf/.swf.gz) under one policy and print the summary metrics "
+        "(docs/job-flows.md). A bare file name that is not in the current directory but names "
+        f"a bundled log ({', '.join(_bundled())}) reads the bundled log.",
     )
-    p.add_argument("workload", help="planner.workload/1 JSON, .swf or .swf.gz")
+    p.add_argument("workload", help="planner.workload/1 or Batsim JSON, .swf or .swf.gz; or a "
+                   "bundled log's name")  # fmt: skip
     p.add_argument("--policy", required=True, help=f"one of: {', '.join(POLICIES)}")
-    p.add_argument("--machines", metavar="FILE", help="Alea machines file (replaces the header's)")
+    p.add_argument("--machines", metavar="FILE", help="Alea machines file (replaces the header's; "
+                   "a bundled one by its bare name, e.g. hpc2n-alea.swf.machines)")  # fmt: skip
     p.add_argument("--estimates", default="requested", choices=("requested", "actual"),
                    help="requested: the users' estimates (default); actual: e = w")  # fmt: skip
     p.add_argument("-o", "--output", metavar="jobs.csv", help="write the per-job rows")
@@ -45,6 +46,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+def _bundled() -> list[str]:
+    """Return the names of the bundled logs (the registry of ``planner list traces``)."""
+    from instances.traces.bundled import bundled_traces
+
+    return [name for name, kind in bundled_traces().items() if kind.startswith("SWF")]
+
+
 def _write(what: str, path: str, writer: Any) -> None:
     try:
         writer(path)
@@ -53,11 +61,13 @@ def _write(what: str, path: str, writer: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read, replay, write the outputs and print the summary."""
+    """Read, replay, write the outputs and print the summary; each phase shows its progress."""
+    from pathlib import Path
+
     from instances import read_workload
     from planner.cluster import POLICIES, ReservationLog, simulate
     from planner.cluster.output import write_jobs_csv
-    from validation.study.progress import Progress, interactive
+    from planner.progress import Progress, phase
 
     choice("policy", args.policy, POLICIES)
     if args.plot:
@@ -68,34 +78,37 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise UsageError(f"planner simulate: {err}") from None
     options = policy_options(args.policy, args.option)
-    workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
+    with phase(f"reading {Path(args.workload).name}"):
+        workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
-    bar = None
-    if len(workload.jobs) >= PROGRESS_MIN_JOBS and interactive():
-        bar = Progress(len(workload.jobs))
-    step = None if bar is None else (lambda done: bar.step(1000))
-    try:
+    with Progress(len(workload.jobs), label=f"replaying under {args.policy}: jobs") as bar:
         try:
-            replay = simulate(workload, args.policy, log=log, progress=step, **options)
+            replay = simulate(workload, args.policy, log=log, progress=bar.update, **options)
         except ValueError as err:
             if not options:
                 raise
             raise UsageError(f"planner simulate: {err}") from None
-    finally:
-        if bar is not None:
-            bar.close()
+        bar.update(len(workload.jobs))
+    written = []
     if args.output:
-        _write("jobs.csv", args.output, lambda p: write_jobs_csv(replay, p))
+        with phase(f"writing {args.output}"):
+            _write("jobs.csv", args.output, lambda p: write_jobs_csv(replay, p))
+        written.append(args.output)
     if log is not None:
-        _write("the reservation log", args.reservations, log.write)
+        with phase(f"writing {args.reservations}"):
+            _write("the reservation log", args.reservations, log.write)
+        written.append(args.reservations)
     if args.plot:
         from planner.cluster.plots import plot_replay
 
         try:
-            _write("the figure", args.plot, lambda p: plot_replay(replay, p))
+            with phase(f"drawing {args.plot}"):
+                _write("the figure", args.plot, lambda p: plot_replay(replay, p))
         except RuntimeError:
             raise UsageError("planner simulate: --plot needs matplotlib "
                              "(pip install 'planner[plot]')") from None  # fmt: skip
+        written.append(args.plot)
+    wrote(*written)
     summary = replay.summary()
     if args.json:
         emit_json(summary)

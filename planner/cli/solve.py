@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from planner.cli.common import UsageError, emit_json, load, pick_jobs, print_table
+from planner.cli.common import UsageError, emit_json, load, pick_jobs, print_table, wrote
 
 TABLE = ["job", "status", "start", "finish", "runtime", "cost", "proc_time", "nodes"]
 
@@ -93,6 +93,7 @@ def plot(instance: Any, windows: list[Any], path: str | None) -> None:
         raise UsageError(str(err).splitlines()[0]) from None
     except OSError as err:
         raise UsageError(f"planner: --plot {path}: cannot write ({err.strerror or err})") from None
+    wrote(path)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,10 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import Any
 
 from instances.errors import did_you_mean
-from planner.cli.common import UsageError, param_value, print_table
+from planner.cli.common import UsageError, param_value, print_table, wrote
 from validation.study.spec import MAX_INSTANCES, MAX_THREADS
 
 QUICK: dict[str, Any] = {
@@ -32,6 +33,9 @@ QUICK: dict[str, Any] = {
 """The quick default study (``planner study gap`` without arguments)."""
 
 DEFAULT_OUT = "study-out"
+RESULTS = f"{DEFAULT_OUT}/reproduce"
+
+WIDE_HELP = "print every column of the summary (default: a table that fits 100 columns)"
 
 MAX_WORKERS = 256
 """The most local worker processes."""
@@ -137,6 +141,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--executor", default="local", choices=("local", "dask"))
     g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--svg", action="store_true", help="also write the figures as SVG "
+                   "(default: PNG only)")  # fmt: skip
+    g.add_argument("--wide", action="store_true", help=WIDE_HELP)
     g.set_defaults(run=run_gap)
 
     from planner.cli import study_cluster
@@ -172,6 +179,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="slicer, estimates, bsf: joint solver of the exact baseline "
                    "(planner list; default cpsat)")  # fmt: skip
     study_schedule.reproduce_arguments(r, _number)
+    r.add_argument("--results", metavar="DIR", default=RESULTS,
+                   help=f"where each run saves NAME.json and --summary reads them (default "
+                   f"{RESULTS})")  # fmt: skip
+    r.add_argument("--summary", action="store_true",
+                   help="print the scoreboard of every experiment from the saved results")
+    r.add_argument("--markdown", action="store_true", help="--summary as a Markdown table")
+    r.add_argument("--wide", action="store_true",
+                   help="the list with full titles (default: fits 100 columns)")  # fmt: skip
     r.set_defaults(run=run_reproduce)
 
     for name, helptext in (("report", "re-render the report of a study database"),
@@ -184,6 +199,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         if name == "report":
             e.add_argument("--out", help=f"report directory (default: {DEFAULT_OUT}/"
                            "FAMILY-HASH, one per study)")  # fmt: skip
+            e.add_argument("--svg", action="store_true", help="also write the figures as SVG "
+                           "(default: PNG only)")  # fmt: skip
+            e.add_argument("--wide", action="store_true", help=WIDE_HELP)
         if name == "export":
             e.add_argument("-o", "--output", required=True, help="FILE.csv or FILE.parquet")
         e.set_defaults(run={"report": run_report, "export": run_export, "list": run_list}[name])
@@ -220,7 +238,7 @@ def run_gap(args: argparse.Namespace) -> int:
     from planner import __version__
     from validation.study import Store, StudySpec, WorkerLost, make_executor, resolve, run_study
     from validation.study.executors import WorkerStartError, check_scheduler
-    from validation.study.report import check_out, default_dir, text_table, write_report
+    from validation.study.report import check_out, default_dir, write_report
 
     if args.family is None and args.params:
         raise UsageError("planner study gap: family parameters need --family")
@@ -266,16 +284,21 @@ def run_gap(args: argparse.Namespace) -> int:
             done = len(store.done(store.find(spec, __version__) or 0))
             raise KeyboardInterrupt(f"interrupted; {done} of {spec.instances} instances are "
                                     "saved, rerun the same command to resume") from None
-        rep = write_report(store, outcome.study, out)
+        rep = write_report(store, outcome.study, out, _formats(args),
+                           progress=False if args.quiet else None)  # fmt: skip
+    wrote(db, *rep["files"])
     print(f"{spec.family}: {spec.instances} instances ({outcome.written} computed now), "
           f"{outcome.rows} rows in {db}")  # fmt: skip
-    print(text_table(rep["summary"]))
-    print(f"report: {rep['report']}")
+    _print_summary(rep, args.wide)
     if rep["errors"]:
         print(f"planner study: {len(rep['errors'])} error row(s) (see the report); instances "
               f"saved in {out / 'errors'}", file=sys.stderr)  # fmt: skip
         return 1
     return 0
+
+
+def _formats(args: argparse.Namespace) -> tuple[str, ...]:
+    return ("png", "svg") if args.svg else ("png",)
 
 
 def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
@@ -297,16 +320,28 @@ def _open_study(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 @_study_errors
 def run_report(args: argparse.Namespace) -> int:
     """Re-render the report of a study from its database."""
-    from validation.study.report import check_out, default_dir, text_table, write_report
+    from validation.study.report import check_out, default_dir, write_report
 
     store, info = _open_study(args)
     with store:
         out = args.out or default_dir(DEFAULT_OUT, info["spec"], info["version"])
         check_out(out, info["spec"], info["version"], args.db)
-        rep = write_report(store, info["id"], out)
-    print(text_table(rep["summary"]))
-    print(f"report: {rep['report']}")
+        rep = write_report(store, info["id"], out, _formats(args))
+    wrote(*rep["files"])
+    _print_summary(rep, args.wide)
     return 0
+
+
+def _print_summary(rep: dict[str, Any], wide: bool) -> None:
+    """Print a gap study's summary table, its columns in words, the Findings and the report path."""
+    from validation.study.report import NARROW_LEGEND, text_table
+
+    print(text_table(rep["summary"], wide=wide))
+    if not wide:
+        print(textwrap.fill(NARROW_LEGEND, 100))
+    print()
+    print(rep["findings"])
+    print(f"report: {rep['report']}")
 
 
 @_study_errors
@@ -358,15 +393,23 @@ def run_list(args: argparse.Namespace) -> int:
 
 @_study_errors
 def run_reproduce(args: argparse.Namespace) -> int:
-    """Run a named paper reproduction and print paper vs ours."""
+    """Run a named paper reproduction, print paper vs ours and save its result; or list them,
+    or (``--summary``) print the scoreboard of the saved results."""
     from planner.cli import study_schedule
-    from validation.study.reproduce import REPRODUCTIONS, reproduce
+    from validation.study.reproduce import REPRODUCTIONS, run
+    from validation.study.tables import WIDTH, render
 
+    if args.summary or args.markdown:
+        return _scoreboard(args)
     if args.name is None:
-        print_table(["name", "source", "what"],
-                    [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()]
-                    + [study_schedule.REPRODUCTION_ROW])  # fmt: skip
+        rows = [[r.name, r.source, r.title] for r in REPRODUCTIONS.values()]
+        rows.append(study_schedule.REPRODUCTION_ROW)
+        if not args.wide:  # the citation without its parenthesised details
+            rows = [[n, src.split(" (")[0], what] for n, src, what in rows]
+        print(render(["name", "source", "what"], rows, left=3,
+                     width=None if args.wide else WIDTH))  # fmt: skip
         return 0
+    _check_results(args.results)
     if args.name == study_schedule.REPRODUCTION_ROW[0]:
         return study_schedule.run_reproduce_egedf(args)
     if args.name not in REPRODUCTIONS:
@@ -384,7 +427,57 @@ def run_reproduce(args: argparse.Namespace) -> int:
                          f"'timing' only")  # fmt: skip
     options.update(_exact_options(args, REPRODUCTIONS[args.name].run))
     options.update(_executor_options(args, REPRODUCTIONS[args.name].run))
-    print(reproduce(args.name, seed=args.seed, runs=args.runs, **options))
+    rep = REPRODUCTIONS[args.name]
+    seed, runs = args.seed or 0, args.runs or rep.default_runs
+    cmp = run(args.name, seed=seed, runs=runs, **options)
+    print(cmp.render())
+    sizes = {k: v for k, v in options.items() if k in ("repeats", "nodes", "intervals")}
+    save_result(args, cmp.orderings, seed, runs, rep.default_runs, cmp.differences(), sizes)
+    return 0
+
+
+def save_result(args: argparse.Namespace, claims: Any, seed: int, runs: int, default_runs: int,
+                differences: list[str], sizes: dict[str, Any]) -> None:  # fmt: skip
+    """Save a reproduction's verdicts to ``--results``/NAME.json and print the path."""
+    from planner import __version__
+    from validation.study.reproduce import scoreboard
+
+    res = scoreboard.result(args.name, claims, seed=seed, runs=runs, default_runs=default_runs,
+                            version=__version__, differences=differences,
+                            options=sizes)  # fmt: skip
+    try:
+        path = scoreboard.save(res, args.results)
+    except OSError as err:
+        raise UsageError(f"planner study reproduce: cannot write to {args.results} "
+                         f"({err.strerror})") from None  # fmt: skip
+    print(f"result: {path}")
+
+
+def _check_results(directory: str) -> None:
+    """Refuse, before any run, a ``--results`` that is a file or lies under one."""
+    from pathlib import Path
+
+    probe = Path(directory)
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise UsageError(f"planner study reproduce: --results {directory}: cannot save results "
+                         f"there ({probe} is not a directory)")  # fmt: skip
+
+
+def _scoreboard(args: argparse.Namespace) -> int:
+    """Print the scoreboard of every experiment from the results saved in ``--results``."""
+    from planner import __version__
+    from validation.study.reproduce import scoreboard
+
+    if args.name is not None:
+        raise UsageError("planner study reproduce: --summary covers every experiment; "
+                         "drop the NAME")  # fmt: skip
+    saved = scoreboard.load(args.results)
+    if args.markdown:
+        print(scoreboard.markdown(saved, __version__, link_from="reproductions.md"))
+    else:
+        print(scoreboard.text(saved, __version__, args.results))
     return 0
 
 

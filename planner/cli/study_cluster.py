@@ -40,6 +40,8 @@ def register(ss: Any, parser_number: Any) -> None:
                    help="where replays run: local processes (default) or Dask")  # fmt: skip
     c.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     c.add_argument("--quiet", action="store_true", help="no progress line")
+    c.add_argument("--wide", action="store_true",
+                   help="print every column (default: a table that fits 100 columns)")
     c.set_defaults(run=run_cluster)
 
 
@@ -66,7 +68,8 @@ def run_cluster(args: argparse.Namespace) -> int:
     """Run (or resume) a cluster study, print the summary table and write the report."""
     from pathlib import Path
 
-    from planner.cli.common import UsageError
+    from planner.cli.common import UsageError, wrote
+    from planner.progress import phase
     from validation.study import StudyError, WorkerLost, make_executor
     from validation.study.cluster import (
         ClusterStore,
@@ -107,9 +110,13 @@ def run_cluster(args: argparse.Namespace) -> int:
     except StudyError as err:
         raise UsageError(f"planner study cluster: {str(err).splitlines()[0]}") from None
     command = "planner " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "")
+    with phase(f"writing the report in {out}", enabled=False if args.quiet else None):
+        rep = write_report(rows, out, command if sys.argv[1:2] == ["study"] else "")
+    wrote(db, *(out / f for f in ("report.md", "summary.csv", *rep["figures"])))
     print(f"{outcome.replays} replays ({outcome.written} computed now) in {db}")
-    print(text_table(rep["summary"]))
+    print(text_table(rep["summary"], wide=args.wide))
+    print()
+    print(rep["findings"])
     print(f"report: {rep['report']}")
     if outcome.violations:
         print(f"planner study cluster: the checker found {outcome.violations} violation(s)",

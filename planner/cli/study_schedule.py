@@ -11,6 +11,8 @@ import argparse
 import sys
 from typing import Any
 
+from planner.cli.common import wrote
+
 DEFAULT_OUT = "study-out"
 
 
@@ -57,6 +59,10 @@ def register(ss: Any, parser_number: Any) -> None:
                    help="where snapshots run: local processes (default) or Dask")  # fmt: skip
     g.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     g.add_argument("--quiet", action="store_true", help="no progress line")
+    g.add_argument("--svg", action="store_true", help="also write the figure as SVG "
+                   "(default: PNG only)")  # fmt: skip
+    g.add_argument("--wide", action="store_true",
+                   help="print the table with its long headers (default: fits 100 columns)")
     g.set_defaults(run=run_schedule_gap)
 
 
@@ -66,19 +72,19 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
 
     from planner import __version__
     from planner.cli.common import UsageError
+    from planner.progress import phase
     from validation.study import StudyError, WorkerLost, make_executor
     from validation.study.executors import WorkerStartError, check_scheduler
     from validation.study.report import check_out
     from validation.study.schedule import (
         ScheduleGapSpec,
         ScheduleGapStore,
-        render,
         run_schedule_gap_study,
         statuses,
         write_report,
     )  # fmt: skip
     from validation.study.schedule.markdown import default_dir
-    from validation.study.schedule.report import write_csv
+    from validation.study.schedule.report import text_table, write_csv
 
     name = "planner study schedule-gap"
     try:
@@ -114,7 +120,9 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
                                         "are saved, rerun the same command to resume") from None
             rows = store.rows(outcome.study)
             seconds = store.seconds(outcome.study)
-            rep = write_report(rows, store.info(outcome.study), out, seconds)
+            with phase(f"writing the report in {out}", enabled=False if args.quiet else None):
+                rep = write_report(rows, store.info(outcome.study), out, seconds,
+                                   ("png", "svg") if args.svg else ("png",))
     except StudyError as err:
         raise UsageError(f"{name}: {str(err).splitlines()[0]}") from None
     if args.csv:
@@ -122,11 +130,17 @@ def run_schedule_gap(args: argparse.Namespace) -> int:
             write_csv(rows, args.csv)
         except OSError as err:
             raise UsageError(f"{name}: cannot write {args.csv} ({err.strerror})") from None
+    figures = [f"{f[:-4]}.{e}" for f in rep["figures"] for e in ("png", "svg")
+               if e == "png" or args.svg]  # fmt: skip
+    wrote(db, *(out / f for f in ("report.md", "summary.csv", "rows.csv", "study.json",
+                                  *figures)), args.csv)  # fmt: skip
     counts = ", ".join(f"{v} {k}" for k, v in statuses(rows).items())
     print(f"{spec.snapshots} snapshots of {spec.jobs} jobs on {spec.machines} machines "
           f"({outcome.written} solved now) in {db}; {spec.solver} within "
           f"{spec.time_limit:g} s: {counts}; solver {seconds[1]:.1f} s in total")  # fmt: skip
-    print(render(rep["summary"]))
+    print(text_table(rep["summary"], wide=args.wide))
+    print()
+    print(rep["findings"])
     print(f"report: {rep['report']}")
     code = 0
     if rep["beats"]:
@@ -154,7 +168,7 @@ def reproduce_arguments(r: Any, parser_number: Any) -> None:
                    help=f"egedf: repetitions (default {egedf.REPETITIONS})")  # fmt: skip
     r.add_argument("--out", metavar="DIR",
                    help="egedf: write the figures (PNG) and the means (CSV) here")  # fmt: skip
-    r.add_argument("--quiet", action="store_true", help="egedf: no progress lines")
+    r.add_argument("--quiet", action="store_true", help="egedf: no progress line")
 
 
 def run_reproduce_egedf(args: argparse.Namespace) -> int:
@@ -162,10 +176,8 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
     import csv
     from pathlib import Path
 
+    from planner.progress import Progress
     from validation.study.reproduce import egedf
-
-    def say(text: str) -> None:
-        print(text, file=sys.stderr, flush=True)
 
     if args.executor or args.scheduler:
         from planner.cli.common import UsageError
@@ -173,10 +185,19 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
         raise UsageError("planner study reproduce: 'egedf' runs on local processes only "
                          "(--workers N; --executor/--scheduler do not apply)")  # fmt: skip
 
-    outcome = egedf.run(args.jobs or egedf.JOBS, args.repetitions or egedf.REPETITIONS,
-                        seed=args.seed or 0, progress=None if args.quiet else say,
-                        workers=args.workers or 1)  # fmt: skip
+    repetitions = args.repetitions or egedf.REPETITIONS
+    streams = repetitions * len(egedf.INTERARRIVALS)
+    with Progress(streams, label="reproduce egedf: streams",
+                  enabled=False if args.quiet else None) as bar:  # fmt: skip
+        outcome = egedf.run(args.jobs or egedf.JOBS, repetitions, seed=args.seed or 0,
+                            progress=lambda _: bar.step(), workers=args.workers or 1)
     print(egedf.render(outcome))
+    from planner.cli.study import save_result
+
+    save_result(args, [(claim, ok) for claim, ok, _ in outcome.verdicts], args.seed or 0,
+                args.repetitions or egedf.REPETITIONS, egedf.REPETITIONS,
+                egedf.differences(outcome),
+                {"jobs": args.jobs} if args.jobs not in (None, egedf.JOBS) else {})  # fmt: skip
     if args.out:
         out = Path(args.out)
         try:
@@ -191,5 +212,5 @@ def run_reproduce_egedf(args: argparse.Namespace) -> int:
 
             raise UsageError(f"planner study reproduce: cannot write to {out} "
                              f"({err.strerror})") from None  # fmt: skip
-        print(f"figures: {', '.join(str(p) for p in paths)}; means: {out / 'egedf-means.csv'}")
+        wrote(*paths, out / "egedf-means.csv")
     return 0

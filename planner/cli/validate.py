@@ -1,8 +1,9 @@
 """``planner validate FILE``: check an instance or workload file (exit 0 valid, 2 invalid).
 
-A ``.swf``/``.swf.gz`` log or a JSON document whose ``format`` is
-``planner.workload/1`` is read as a workload (``instances.read_workload``);
-any other file as a ``planner.instance/1`` instance.
+A ``.swf``/``.swf.gz`` log, a JSON document whose ``format`` is
+``planner.workload/1`` or a Batsim workload (``nb_res``, no ``format``) is read
+as a workload (``instances.read_workload``); any other file as a
+``planner.instance/1`` instance.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from planner.cli.common import load
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``validate`` command."""
     p = sub.add_parser("validate", help="check an instance or workload file; exit 0 if valid")
-    p.add_argument("file", help="a planner.instance/1 or planner.workload/1 JSON file, or SWF log")
+    p.add_argument("file", help="a planner.instance/1, planner.workload/1 or Batsim workload JSON "
+                   "file, or an SWF log")  # fmt: skip
     p.set_defaults(run=run)
 
 
@@ -36,11 +38,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _is_workload(path: str) -> bool:
-    """Return True for an SWF log or a JSON file that declares ``planner.workload/1``."""
+    """Return True for an SWF log, a JSON file that declares ``planner.workload/1``, or a
+    Batsim workload."""
+    from instances.batsim import is_batsim
     from instances.io import load_json, read_text
     from instances.workload_io import FORMAT
 
     if path.lower().endswith((".swf", ".swf.gz")):
         return True
     doc = load_json(read_text(path), path)
-    return isinstance(doc, dict) and doc.get("format") == FORMAT
+    return is_batsim(doc) or (isinstance(doc, dict) and doc.get("format") == FORMAT)

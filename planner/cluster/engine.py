@@ -26,6 +26,8 @@ from planner.cluster.records import Replay
 from planner.cluster.reservations import ReservationLog
 
 ESTIMATES = ("requested", "actual")
+PROGRESS_EVERY = 100
+"""Finished jobs between two calls of ``simulate``'s progress callback."""
 
 
 def apply_estimates(workload: Workload, estimates: str) -> Workload:
@@ -57,7 +59,7 @@ def simulate(
     log
         Receives the policy's reservations (EASY's head, conservative's).
     progress
-        Called with the number of finished jobs every 1,000 completions.
+        Called with the number of finished jobs every :data:`PROGRESS_EVERY` completions.
     options
         Keyword options of the policy.
 
@@ -103,7 +105,7 @@ def simulate(
         free_cpus[m] = sorted(free_cpus[m] + alloc[job])
         finish[job] = cluster.now
         done += 1
-        if progress is not None and done % 1000 == 0:
+        if progress is not None and done % PROGRESS_EVERY == 0:
             progress(done)
         pol.complete(job)
 

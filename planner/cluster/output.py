@@ -1,6 +1,8 @@
 """``jobs.csv``: one row per job with Batsim's column names, so that evalys reads it.
 
-Columns: ``job_id``, ``submission_time``, ``requested_number_of_resources``,
+Columns: ``job_id``, ``workload_name`` (the workload's name, else ``workload``),
+``profile`` (``delay_<work>``, the job's delay profile in a Batsim workload written
+by :mod:`instances.batsim`), ``submission_time``, ``requested_number_of_resources``,
 ``requested_time`` (e_j, seconds at speed 1), ``success`` (0 when killed at the
 estimate), ``final_state`` (``COMPLETED_SUCCESSFULLY`` or
 ``COMPLETED_WALLTIME_REACHED``), ``starting_time``, ``execution_time``,
@@ -16,10 +18,12 @@ import csv
 from collections.abc import Iterable
 from pathlib import Path
 
+from instances.batsim import profile_name
 from planner.cluster.records import Replay
 
 COLUMNS = (
-    "job_id", "submission_time", "requested_number_of_resources", "requested_time",
+    "job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources",
+    "requested_time",
     "success", "final_state", "starting_time", "execution_time", "finish_time",
     "waiting_time", "turnaround_time", "stretch", "allocated_resources", "machine",
     "deadline", "delayed", "bounded_slowdown",
@@ -51,9 +55,11 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as fh:
         out = csv.writer(fh, lineterminator="\n")
         out.writerow(COLUMNS)
-        for r in replay.records:
+        name = replay.workload.name or "workload"
+        for job, r in zip(replay.workload.jobs, replay.records, strict=True):
             out.writerow((
-                r.id, r.submit, r.cpus, r.requested, 0 if r.killed else 1,
+                r.id, name, profile_name(job.work), r.submit, r.cpus, r.requested,
+                0 if r.killed else 1,
                 "COMPLETED_WALLTIME_REACHED" if r.killed else "COMPLETED_SUCCESSFULLY",
                 r.start, r.duration, r.finish, r.wait, r.response, _real(r.slowdown),
                 cpu_ranges(r.cpu_ids), r.machine, "" if r.deadline is None else r.deadline,

@@ -1,8 +1,9 @@
 """Figures of a replay: Gantt chart, queue length and utilisation, wait and slowdown.
 
-- :func:`plot_replay`: one replay, four panels: the Gantt chart of a time
+- :func:`plot_replay`: one replay, five panels: the Gantt chart of a time
   window (CPU × time, one colour per job), the queue length and the
-  utilisation over time, and the distributions of wait and bounded slowdown;
+  utilisation over time, and the distributions (ECDFs) of wait and of
+  bounded slowdown, each on its own labelled axis;
 - :func:`plot_policies`: the wait and bounded-slowdown distributions of
   several replays of one workload, one line per policy.
 
@@ -17,7 +18,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from planner.cluster.records import Replay
-from planner.plot import figure_class, plot_suffix
+from planner.plot import figure_class, plot_suffix, time_unit
 
 GANTT_JOBS = 80
 """Default Gantt window: from the first start to the end of the first 80 jobs started."""
@@ -59,6 +60,7 @@ def gantt(ax: object, replay: Replay, window: tuple[int, int] | None = None) -> 
         first = recs[:GANTT_JOBS]
         window = (first[0].start, max(r.finish for r in first)) if first else (0, 1)
     lo, hi = window
+    unit, sec = time_unit(hi - lo)
     cmap = colormaps["tab20"]
     for k, r in enumerate(recs):
         if r.finish <= lo or r.start >= hi or r.finish == r.start:
@@ -72,13 +74,14 @@ def gantt(ax: object, replay: Replay, window: tuple[int, int] | None = None) -> 
                 run = [c]
         spans.append(run)
         for s in spans:
-            ax.broken_barh([(r.start, r.duration)], (s[0], len(s)),  # type: ignore[attr-defined]
+            ax.broken_barh([(r.start / sec, r.duration / sec)], (s[0], len(s)),  # type: ignore[attr-defined]
                            facecolors=cmap(k % 20), edgecolors="black", linewidth=0.3)  # fmt: skip
-    ax.set_xlim(lo, hi)  # type: ignore[attr-defined]
+    ax.set_xlim(lo / sec, hi / sec)  # type: ignore[attr-defined]
     ax.set_ylim(0, replay.workload.total_cpus)  # type: ignore[attr-defined]
-    ax.set_xlabel("time (s)")  # type: ignore[attr-defined]
+    ax.set_xlabel(f"time since the trace start ({unit})")  # type: ignore[attr-defined]
     ax.set_ylabel("CPU")  # type: ignore[attr-defined]
-    ax.set_title(f"Gantt chart, {replay.policy}")  # type: ignore[attr-defined]
+    ax.set_title(f"Gantt chart, {replay.policy} (one colour per job, "  # type: ignore[attr-defined]
+                 "colours reused after 20)")
 
 
 def _ecdf(ax: object, values: Sequence[float], label: str) -> None:
@@ -93,31 +96,46 @@ def _figure(rows: int, cols: int) -> object:
 
 def plot_replay(replay: Replay, path: str | os.PathLike[str],
                 window: tuple[int, int] | None = None) -> None:  # fmt: skip
-    """Write the four-panel figure of one replay to ``path`` (.png or .svg)."""
+    """Write the five-panel figure of one replay to ``path`` (.png or .svg).
+
+    Time axes read in days, hours or minutes (:func:`planner.plot.time_unit`);
+    the wait and the bounded slowdown have separate, labelled ECDF panels.
+    """
     suffix = plot_suffix(path)
-    fig = _figure(2, 2)
-    (g, q), (u, d) = fig.subplots(2, 2)  # type: ignore[attr-defined]
+    fig = figure_class()(figsize=(12, 10.5), layout="constrained")
+    grid = fig.add_gridspec(3, 2)  # type: ignore[attr-defined]
+    g = fig.add_subplot(grid[0, :])  # type: ignore[attr-defined]
+    q, u = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])  # type: ignore[attr-defined]
+    w, b = fig.add_subplot(grid[2, 0]), fig.add_subplot(grid[2, 1])  # type: ignore[attr-defined]
     gantt(g, replay, window)
     t, waiting, busy = timeline(replay)
-    q.step(t, waiting, where="post")
-    q.set(xlabel="time (s)", ylabel="waiting jobs", title="queue length")
+    unit, sec = time_unit(float(t[-1] - t[0]) if len(t) else 0.0)
+    q.step(t / sec, waiting, where="post", lw=0.6)
+    q.set(xlabel=f"time since the trace start ({unit})", ylabel="waiting jobs",
+          title="queue length")  # fmt: skip
     edges, mean = binned_mean(t, busy / replay.workload.total_cpus)
-    u.stairs(mean, edges)
-    u.set(xlabel="time (s)", ylabel="busy CPUs / CPUs", ylim=(0, 1.05),
-          title=f"utilisation (mean over {len(mean)} equal periods)")  # fmt: skip
-    _distributions(d, {replay.policy: replay})
+    u.stairs(mean, edges / sec)
+    u.set(xlabel=f"time since the trace start ({unit})", ylabel="busy CPUs / CPUs",
+          ylim=(0, 1.05), title=f"utilisation (mean over {len(mean)} equal periods)")  # fmt: skip
+    _distributions(w, {replay.policy: replay}, "wait")
+    w.set(xlabel="wait (s, log scale; waits < 1 s drawn at 1)", title="wait: ECDF")
+    _distributions(b, {replay.policy: replay}, "bsld")
+    b.set(xlabel="bounded slowdown (log scale)", title="bounded slowdown: ECDF")
     fig.savefig(os.fspath(path), format=suffix[1:])  # type: ignore[attr-defined]
 
 
-def _distributions(ax: object, replays: Mapping[str, Replay], metric: str = "both") -> None:
+def _distributions(ax: object, replays: Mapping[str, Replay], metric: str) -> None:
+    """One ECDF per replay of ``metric`` (``wait`` or ``bsld``) on ``ax``; a legend of policies
+    when there are several."""
     for name, rep in replays.items():
-        if metric in ("both", "wait"):
-            _ecdf(ax, [max(r.wait, 1) for r in rep.records], f"{name} wait (s)")
-        if metric in ("both", "bsld"):
-            _ecdf(ax, [r.bounded_slowdown for r in rep.records], f"{name} bounded slowdown")
-    ax.set(xscale="log", ylabel="fraction of jobs", title="distributions (waits < 1 s at 1)")  # type: ignore[attr-defined]
-    if ax.get_legend_handles_labels()[0]:  # type: ignore[attr-defined]
-        ax.legend(fontsize="small")  # type: ignore[attr-defined]
+        if metric == "wait":
+            _ecdf(ax, [max(r.wait, 1) for r in rep.records], name)
+        else:
+            _ecdf(ax, [r.bounded_slowdown for r in rep.records], name)
+    ax.set(xscale="log", ylabel="fraction of jobs ≤ x", ylim=(0, 1.02))  # type: ignore[attr-defined]
+    ax.grid(alpha=0.3)  # type: ignore[attr-defined]
+    if len(replays) > 1:
+        ax.legend(fontsize="small", title="policy")  # type: ignore[attr-defined]
 
 
 def plot_policies(replays: Mapping[str, Replay], path: str | os.PathLike[str]) -> None:
@@ -126,7 +144,7 @@ def plot_policies(replays: Mapping[str, Replay], path: str | os.PathLike[str]) -
     fig = _figure(1, 2)
     w, b = fig.subplots(1, 2)  # type: ignore[attr-defined]
     _distributions(w, replays, "wait")
-    w.set(xlabel="wait (s, waits < 1 s at 1)", title="wait")
+    w.set(xlabel="wait (s, log scale; waits < 1 s drawn at 1)", title="wait: ECDF")
     _distributions(b, replays, "bsld")
-    b.set(xlabel="bounded slowdown", title="bounded slowdown")
+    b.set(xlabel="bounded slowdown (log scale)", title="bounded slowdown: ECDF")
     fig.savefig(os.fspath(path), format=suffix[1:])  # type: ignore[attr-defined]

@@ -127,6 +127,7 @@ def run_flow(
     seed: int = 0,
     max_postponements: int = 2,
     keep: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> Flow:
     """Simulate ``cycles`` cycles of the flow; return the records.
 
@@ -146,6 +147,8 @@ def run_flow(
         A job postponed more often than this is dropped (0: every cycle independent).
     keep
         Keep each cycle's instance and outcome (for checks and plots).
+    progress
+        Called with the number of cycles done after each cycle (the CLI draws it).
     """
     if max_postponements < 0:
         raise ValueError("max_postponements must be >= 0")
@@ -182,6 +185,8 @@ def run_flow(
                                      outcome, dropped, na))  # fmt: skip
         if keep:
             kept.append((inst, outcome))
+        if progress is not None:
+            progress(c + 1)
     return Flow(policy.name, tuple(cycle_rows), tuple(job_rows), tuple(kept))
 
 

@@ -13,7 +13,7 @@ finish (start + longest task).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from planner.vo.flow import Flow, cycle_seed
@@ -50,8 +50,12 @@ class FlowReplay:
         return _means(-1, list(self.jobs.values()))
 
 
-def replay_flow(flow: Flow, seed: int, *, replan: bool = False) -> FlowReplay:
-    """Replay every cycle of ``flow`` (run with ``keep=True``); real times drawn from ``seed``."""
+def replay_flow(flow: Flow, seed: int, *, replan: bool = False,
+                progress: Callable[[int], None] | None = None) -> FlowReplay:  # fmt: skip
+    """Replay every cycle of ``flow`` (run with ``keep=True``); real times drawn from ``seed``.
+
+    ``progress`` is called with the number of cycles replayed after each one.
+    """
     if len(flow.kept) != len(flow.cycles):
         raise ValueError("replay_flow needs the flow's cycles: run_flow(..., keep=True)")
     cycles, jobs = [], {}
@@ -60,6 +64,8 @@ def replay_flow(flow: Flow, seed: int, *, replan: bool = False) -> FlowReplay:
         rows = replay(inst, outcome.reservations, factors, reuse=replan)
         cycles.append(_means(c, rows))
         jobs.update({(c, r.job): r for r in rows})
+        if progress is not None:
+            progress(c + 1)
     return FlowReplay(seed, replan, tuple(cycles), jobs)
 
 

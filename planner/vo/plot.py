@@ -34,8 +34,11 @@ def plot_cycles(flow: Flow, path: str | os.PathLike[str]) -> None:
         ax.plot(cycles, [float("nan") if v is None else v for v in values], marker=".", lw=1)
         ax.set_title(label, fontsize=9)
         ax.grid(linewidth=0.3, alpha=0.5)
+    from matplotlib.ticker import MaxNLocator
+
     for ax in axes[-1]:
         ax.set_xlabel("cycle")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.suptitle(f"VO flow, policy {flow.policy}: {len(flow.cycles)} cycles")
     fig.tight_layout()
     fig.savefig(os.fspath(path), format=suffix[1:])

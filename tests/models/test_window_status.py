@@ -8,6 +8,7 @@ import pytest
 
 from instances import CRITERIA, Instance, Job, Node, Slot, generate
 from models import SOLVERS, STATUSES, solve_window
+from tests.waiting import HANG_GUARD_S
 from validation import brute_force_value, check_window
 
 
@@ -139,7 +140,7 @@ def test_cpsat_square_model_that_crashed_ortools_is_infeasible() -> None:
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-c", _ABORT_CASE], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", _ABORT_CASE], capture_output=True, text=True, timeout=HANG_GUARD_S
     )
     assert done.returncode == 0, done.stderr[-300:]
     assert done.stdout.split() == ["infeasible"]

@@ -105,3 +105,25 @@ def test_labels_and_colours(tiny: Instance) -> None:
     w3 = _window(tiny, "j1", 24, ("a", "b"))
     assert window_labels([w1, w2, w3]) == ["j1#1", "j2", "j1#2"]
     assert job_colors([w2, w1, w3]) == {"j2": PALETTE[0], "j1": PALETTE[1]}
+
+
+def test_large_instance_draws_the_used_nodes_only(tmp_path: Path) -> None:
+    """Above MAX_ROWS nodes only the window's nodes are drawn (5 of 100: a 345 px tall PNG)."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.image import imread
+
+    from instances import generate
+    from planner import search
+    from planner.plot import MAX_ROWS
+
+    inst = generate("toporkov2012", seed=1)
+    window = search(inst, "job1", "min_cost")
+    assert window is not None and len(inst.nodes) > MAX_ROWS
+    plot_windows(inst, window, tmp_path / "w.png")
+    height = imread(tmp_path / "w.png").shape[0]
+    assert height == round(100 * (1.2 + 0.45 * len(window.placements)))
+
+
+def test_colours_are_distinct_for_forty_jobs() -> None:
+    """The palette holds forty different colours: a batch of up to 40 jobs repeats none."""
+    assert len(set(PALETTE)) == len(PALETTE) == 40

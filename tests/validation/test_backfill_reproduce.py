@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -69,8 +70,18 @@ def test_estimates_tiny_run_prints_every_cell_and_exact_gaps() -> None:
     assert all(ok is not None for _, ok in cmp.orderings)
 
 
-def test_cli_reproduce_bsf(capsys: pytest.CaptureFixture[str]) -> None:
-    """``planner study reproduce bsf --cycles 1`` prints paper vs ours with verdicts."""
+def test_cli_reproduce_bsf(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """``planner study reproduce bsf --cycles 1`` prints paper vs ours with verdicts and saves
+    its result where ``--summary`` reads it."""
+    monkeypatch.chdir(tmp_path)
     assert main(["study", "reproduce", "bsf", "--cycles", "1"]) == 0
     out = capsys.readouterr().out
     assert ("paper's orderings" in out and "[holds]" in out) or "[differs]" in out
+    held = re.search(r"claims held: (\d+) of (\d+)", out)
+    assert held and out.count("[holds]") == int(held[1])
+    assert "result: study-out/reproduce/bsf.json" in out
+    assert main(["study", "reproduce", "--summary"]) == 0
+    board = capsys.readouterr().out
+    assert re.search(rf"^bsf +{held[1]} / {held[2]} .* quick \(1 of 5000 runs\)$", board, re.M)
+    assert "missing: run" in board and "egedf" in board

@@ -102,6 +102,7 @@ def test_not_a_cluster_database(tmp_path: Path) -> None:
         ClusterStore(path)
 
 
+@pytest.mark.slow
 def test_cli_study_cluster(files: tuple[str, str], tmp_path: Path,
                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     """The command prints the table, writes the report; a rerun computes nothing."""
@@ -110,7 +111,9 @@ def test_cli_study_cluster(files: tuple[str, str], tmp_path: Path,
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "6 replays (6 computed now)" in out and "conservative" in out
-    assert (tmp_path / "out" / "report.md").is_file()
+    assert "Findings:" in out and "the same seeds" in out
+    assert max(len(line) for line in out.splitlines()[1:]) <= 100
+    assert "## Findings" in (tmp_path / "out" / "report.md").read_text()
     assert (tmp_path / "out" / "summary.csv").read_text().count("\n") == 7
     assert main(argv) == 0
     assert "6 replays (0 computed now)" in capsys.readouterr().out
@@ -118,6 +121,7 @@ def test_cli_study_cluster(files: tuple[str, str], tmp_path: Path,
     assert "no such file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_cli_study_cluster_on_dask_matches_local(
     files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -21,8 +22,9 @@ from validation.study.schedule import (
 from validation.study.schedule import runner as runner_module
 from validation.study.schedule.report import beats
 
-SMALL = ScheduleGapSpec(snapshots=3, jobs=6, machines=2, interarrival=30.0, time_limit=5.0)
-"""Three 6-job snapshots on 2 machines: CP-SAT proves each in well under a second."""
+SMALL = ScheduleGapSpec(snapshots=3, jobs=6, machines=2, interarrival=30.0, time_limit=60.0)
+"""Three 6-job snapshots on 2 machines: CP-SAT proves each in well under a second (the
+limit is far above that, so a loaded machine still proves them)."""
 
 
 def test_snapshot_rows_are_proven_checked_and_never_beat_the_optimum() -> None:
@@ -140,7 +142,8 @@ def test_cli_writes_report_and_csv_and_resumes(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "(2 solved now)" in out and "2 optimal, 0 feasible, 0 unknown" in out
-    assert "| tabu | 2 |" in out
+    assert re.search(r"^tabu +2 ", out, flags=re.M)  # the narrow table: policy, proven
+    assert "Findings:" in out and max(len(line) for line in out.splitlines()[1:]) <= 100
     (report,) = (tmp_path / "study-out").glob("schedule-gap-*/report.md")
     assert "## CP-SAT status" in report.read_text()
     first = (tmp_path / "rows.csv").read_bytes()
@@ -184,6 +187,7 @@ def test_cli_refuses_another_database(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "not a planner.schedule-gap-study/1 database" in err and err.count("\n") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["local", "dask"])
 def test_executors_store_the_same_rows(kind: str, tmp_path: Path) -> None:
     """Two local worker processes, or a Dask local cluster, store the rows of a serial run."""

@@ -44,25 +44,35 @@ def test_bad_input_exits_2_with_one_line(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_gap_run_prints_the_table_and_report(
     tmp_path: Path, capsys: pytest.CaptureFixture, fake_kit: None
 ) -> None:
-    """A small study prints the summary and the report path; a rerun computes nothing new."""
+    """A small study prints the summary, the report path and every file it wrote (PNG; SVG
+    with ``--svg``); a rerun computes nothing new."""
     argv = ["study", "gap", "--family", "tiny", "--jobs", "2", "--instances", "4",
             "--out", str(tmp_path / "out"), "--workers", "1", "--quiet"]  # fmt: skip
-    assert main(argv) == 0
-    out = capsys.readouterr().out
+    assert main([*argv, "--svg"]) == 0
+    out, err = capsys.readouterr()
+    assert f"wrote {tmp_path / 'out'}{os.sep}: study.sqlite, report.md, summary.csv, rows.csv, " \
+        "study.json, gap_distribution.png, gap_distribution.svg, time_vs_gap.png" in err
     assert "4 instances (4 computed now), 16 rows" in out and "early" in out and "min_cost" in out
     report = tmp_path / "out" / "report.md"
     assert f"report: {report}" in out
     text = report.read_text()
     assert "## Summary" in text and "| early | min_cost |" in text
+    assert text.index("## Findings") < text.index("## Columns") < text.index("## Summary")
+    assert "Findings:" in out and "--wide prints every column" in out
+    table = out[out.index("algorithm"): out.index("Findings:")]
+    assert max(len(line) for line in table.splitlines()) <= 100
     for fig in ("gap_distribution", "time_vs_gap", "exact_match"):
         assert (tmp_path / "out" / f"{fig}.png").stat().st_size > 0
         assert (tmp_path / "out" / f"{fig}.svg").stat().st_size > 0
         assert f"({fig}.png)" in text
-    assert main(argv) == 0
-    assert "4 instances (0 computed now), 16 rows" in capsys.readouterr().out
+    assert main([*argv, "--wide"]) == 0
+    out = capsys.readouterr().out
+    assert "4 instances (0 computed now), 16 rows" in out and "exact/heur" in out
+    assert not list((tmp_path / "out").glob("*.svg"))  # PNG only: the stale SVGs are gone
 
 
 def test_repeated_algorithm_names_count_once(
@@ -76,6 +86,7 @@ def test_repeated_algorithm_names_count_once(
     assert "2 instances (2 computed now), 4 rows" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_error_rows_exit_nonzero(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -113,6 +124,7 @@ def test_export_to_an_unknown_format_exits_2(
     assert err.count("\n") == 1 and ".csv or .parquet" in err and not target.exists()
 
 
+@pytest.mark.slow
 def test_quick_default_runs_without_arguments(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -133,22 +145,3 @@ def test_quick_default_runs_without_arguments(
     for name in ("amp", "max_q", "csa", "square"):
         assert name in out
     assert (tmp_path / report).is_file()
-
-
-
-def test_progress_is_quiet_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The progress line is off with ``CI`` set (and on a non-TTY); forced on, it counts."""
-    import io
-
-    from validation.study.progress import Progress, interactive
-
-    monkeypatch.setenv("CI", "true")
-    assert not interactive()
-    buf = io.StringIO()
-    bar = Progress(4, 1, enabled=True, stream=buf)
-    bar.step()
-    bar.close()
-    assert "[2/4]" in buf.getvalue() and buf.getvalue().endswith("\n")
-    silent = io.StringIO()
-    Progress(4, stream=silent).step()
-    assert silent.getvalue() == ""

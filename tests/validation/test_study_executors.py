@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from validation.study import (
 )
 
 
+@pytest.mark.slow
 def test_local_pool_gives_the_serial_rows(tmp_path: Path) -> None:
     """Two spawned workers give the rows of the in-process run."""
     with Store(tmp_path / "pool.sqlite") as store:
@@ -27,6 +29,7 @@ def test_local_pool_gives_the_serial_rows(tmp_path: Path) -> None:
         assert stable(store.rows(out.study)) == clean_rows(tmp_path)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_serial_rows(tmp_path: Path) -> None:
     """A 2-worker Dask LocalCluster on loopback gives the rows of the in-process run."""
     pytest.importorskip("distributed")
@@ -97,6 +100,7 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
 def test_pool_workers_exit_when_the_study_process_is_killed(tmp_path: Path) -> None:
     """``kill -9`` of the study process leaves no worker behind (they would block for ever)."""
@@ -104,7 +108,8 @@ def test_pool_workers_exit_when_the_study_process_is_killed(tmp_path: Path) -> N
     import signal
     import subprocess
     import sys
-    import time
+
+    from tests.waiting import wait_until
 
     pids_dir = tmp_path / "pids"
     pids_dir.mkdir()
@@ -116,16 +121,14 @@ def test_pool_workers_exit_when_the_study_process_is_killed(tmp_path: Path) -> N
     proc = subprocess.Popen(argv, env=env, stderr=log)
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 120
-        while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.1)
-            workers = [int(p.name) for p in pids_dir.iterdir()]
+        wait_until(lambda: len(list(pids_dir.iterdir())) >= 2 or proc.poll() is not None,
+                   "both workers to start a task")  # fmt: skip
+        workers = [int(p.name) for p in pids_dir.iterdir()]
         assert len(workers) == 2, "both workers must be running a task"
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        deadline = time.monotonic() + 30
-        while any(map(_alive, workers)) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        with contextlib.suppress(AssertionError):  # the assertion below names the failure
+            wait_until(lambda: not any(map(_alive, workers)), "the workers to exit")
         assert not [p for p in workers if _alive(p)], "orphaned pool workers"
     finally:
         if proc.poll() is None:

@@ -63,11 +63,80 @@ def test_time_vs_gap_one_labelled_point_per_series() -> None:
 
 
 def test_gap_distribution_counts_rows() -> None:
-    """Each box's tick label carries n; the axes start at 0."""
+    """A box per label with a gap above 0, its n in the tick; always-optimal labels listed."""
     fig = _draw(plots._gaps)
-    ticks = [t.get_text() for ax in fig.axes for t in ax.get_xticklabels()]
-    assert "amp [rough] (n=2)" in ticks and "coord_lite [rough] (n=2)" in ticks
-    assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)
+    relative, absolute = fig.axes
+    assert [t.get_text() for t in relative.get_yticklabels()] == ["max_q_lite [rough] (n=1)"]
+    assert [t.get_text() for t in absolute.get_yticklabels()] == ["coord_lite [rough] (n=2)"]
+    notes = "\n".join(t.get_text() for ax in fig.axes for t in ax.texts)
+    assert "amp [rough] (n=2)" in notes and "max_q_lite [square] (n=1)" in notes
+    assert all(ax.get_xlim()[0] == 0 for ax in fig.axes)  # no negative gap axis
+    assert fig.legends or any(ax.get_legend() for ax in fig.axes)  # colour = geometry, explained
+    plt.close(fig)
+
+
+MIXED = [
+    _row("csa", "max_q", 8, 10),  # relative gap 0.2
+    _row("csa", "max_q", 10, 10, instance=1),  # relative gap 0
+    _row("csa", "coord", 20, 2),  # absolute gap 18 (relative 9 must not appear)
+]
+
+
+def test_a_label_with_both_gap_kinds_is_split_by_kind() -> None:
+    """CSA serves relative and absolute criteria: each panel holds only its own kind's rows."""
+    ngeo, summary = 1, summarise(MIXED)
+    fig = plots._gaps(plt, MIXED, summary, ["csa"], ngeo)
+    relative, absolute = fig.axes
+    assert [t.get_text() for t in relative.get_yticklabels()] == ["csa (n=2)"]
+    assert [t.get_text() for t in absolute.get_yticklabels()] == ["csa (n=1)"]
+    xs = {ax: sorted(x for c in ax.collections for x, _ in c.get_offsets()) for ax in fig.axes}
+    assert xs[relative] == pytest.approx([0.0, 0.2])
+    assert xs[absolute] == pytest.approx([18.0])
+    plt.close(fig)
+
+
+def _counts(fig: Any) -> dict[tuple[str, str], int]:
+    """Every ``label (n=k)`` a gap figure shows, keyed by (panel kind, label)."""
+    import re
+
+    out: dict[tuple[str, str], int] = {}
+    for ax in fig.axes:
+        kind = "relative" if "relative" in ax.get_title().lower() else "absolute"
+        for t in (*ax.get_yticklabels(), *ax.texts):
+            text = re.sub(r"gap 0 on every row( \(grey\))?:", "", t.get_text()).replace("\n", " ")
+            for label, n in re.findall(r"([^,()]+?) \(n=(\d+)\)", text):
+                assert out.setdefault((kind, label.strip()), int(n)) == int(n)
+    return out
+
+
+def test_a_label_has_the_same_n_in_every_gap_figure() -> None:
+    """gap_distribution and time_vs_gap show the same n per panel and label, all rows counted."""
+    rows = [*ROWS, *MIXED, _row("csa", "coord", 2, 2, geometry="square")]
+    ngeo, summary = 2, summarise(rows)
+    labels = sorted({plots._label(r, ngeo) for r in rows})
+    gaps = _counts(plots._gaps(plt, rows, summary, labels, ngeo))
+    times = _counts(plots._times(plt, rows, summary, labels, ngeo))
+    plt.close("all")
+    assert gaps == times
+    assert gaps[("relative", "csa [rough]")] == 2 and gaps[("absolute", "csa [rough]")] == 1
+    assert sum(gaps.values()) == sum(r["gap"] is not None for r in rows)
+
+
+def test_draw_writes_png_and_svg_only_on_request(tmp_path: Any) -> None:
+    """PNG by default; ``svg`` adds SVG files; a later PNG-only run removes the stale SVG."""
+    names = plots.draw(ROWS, summarise(ROWS), tmp_path, ("png", "svg"))
+    assert names == [f"{f}.png" for f in plots.FIGURES]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{f}.{e}" for f in plots.FIGURES for e in ("png", "svg"))
+    plots.draw(ROWS, summarise(ROWS), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+
+
+def test_gap_points_are_rasterised() -> None:
+    """The points (thousands in a real report) are rasterised; boxes and text stay vector."""
+    fig = _draw(plots._gaps)
+    points = [c for ax in fig.axes for c in ax.collections]
+    assert points and all(c.get_rasterized() for c in points)
     plt.close(fig)
 
 

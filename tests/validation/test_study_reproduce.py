@@ -37,9 +37,11 @@ def test_reference_data_names_its_source(name: str) -> None:
         ("amp-vs-alp", 3, ["TM", "CM", "alternatives_per_job", "59.85", "34.28"]),
         ("aep-criteria", 1, ["min_runtime", "csa", "33.00", "1027", "prices to the cent",
                              "real-valued performance", "the fast windows"]),
-        ("maxq", 1, ["max_q_lite", "multiple_best", "61.80"]),
-        ("dep-coord", 1, ["dep_lite", "coord_lite", "369.00", "52.00", "busy at the start",
-                        "load on [-300, 1200+300]"]),
+        pytest.param("maxq", 1, ["max_q_lite", "multiple_best", "61.80"],
+                     marks=pytest.mark.slow),
+        pytest.param("dep-coord", 1, ["dep_lite", "coord_lite", "369.00", "52.00",
+                                      "busy at the start", "load on [-300, 1200+300]"],
+                     marks=pytest.mark.slow),
     ],
 )
 def test_tiny_run_prints_paper_and_ours(name: str, runs: int, expect: list[str]) -> None:
@@ -68,6 +70,7 @@ def _numbers(data: object) -> list[float]:
     return []
 
 
+@pytest.mark.slow
 def test_exact_column_bounds_the_heuristic() -> None:
     """In ``maxq`` the CP-SAT optimum is at least MaxQ's Q (exact over the AEP space)."""
     cmp = REPRODUCTIONS["maxq"].run(seed=0, runs=2)

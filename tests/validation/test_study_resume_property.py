@@ -125,6 +125,7 @@ def _clean() -> list[dict[str, Any]]:
     return _CLEAN[0]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="simulates kill -9 with a forked child")
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(

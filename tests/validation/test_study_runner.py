@@ -131,6 +131,7 @@ def test_resume_after_stop_gives_the_clean_rows(tmp_path: Path) -> None:
         assert stable(store.rows(out.study)) == clean_rows(tmp_path)
 
 
+@pytest.mark.slow
 def test_resume_after_a_killed_worker_gives_the_clean_rows(tmp_path: Path) -> None:
     """A worker killed by SIGKILL stops the study; the rerun ends with exactly the clean rows."""
     db = tmp_path / "killed.sqlite"
@@ -152,6 +153,7 @@ def test_rerun_of_a_finished_study_computes_nothing(tmp_path: Path) -> None:
         assert other.study != first.study and other.written == SPEC.instances
 
 
+@pytest.mark.slow
 def test_broken_heuristic_gives_error_rows_and_saved_instances(tmp_path: Path) -> None:
     """The zero-cost heuristic is flagged on every found window and its instances are saved."""
     with Store(tmp_path / "db.sqlite") as store:
@@ -235,29 +237,58 @@ def test_aliases_name_the_same_study() -> None:
     assert aliased.key("v") == StudySpec("tiny", algorithms=("amp", "csa")).key("v")
 
 
+_BLOCK_THIRD = """
+import dataclasses, sys, time
+from validation.study import toolkit
+from planner.cli import main
+
+calls = []
+real = toolkit.DEFAULT_TOOLKIT.generate
+
+
+def generate(*args, **kwargs):
+    calls.append(args)
+    if len(calls) == 4:  # a few instances are done: hold here
+        print("holding", flush=True)
+        time.sleep(600)
+    return real(*args, **kwargs)
+
+
+toolkit.DEFAULT_TOOLKIT = dataclasses.replace(toolkit.DEFAULT_TOOLKIT, generate=generate)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.slow
 def test_kill_9_of_the_study_process_then_rerun(tmp_path: Path) -> None:
-    """``kill -9`` of a running ``planner study gap`` (real heuristics) loses nothing on rerun."""
+    """``kill -9`` of a running ``planner study gap`` (real heuristics) loses nothing on rerun.
+
+    The killed run holds at its fourth instance generated (and says so), so the kill lands
+    mid-run however loaded the machine is.
+    """
     import sqlite3
     import subprocess
     import sys
-    import time
 
-    argv = [sys.executable, "-m", "planner.cli", "study", "gap", "--family", "tiny",
-            "--instances", "12", "--workers", "1", "--quiet"]  # fmt: skip
+    from tests.waiting import HANG_GUARD_S, read_until
+
+    args = ["study", "gap", "--family", "tiny", "--instances", "12", "--workers", "1", "--quiet"]
+    argv = [sys.executable, "-m", "planner.cli", *args]
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([*argv, "--out", str(killed)], stdout=subprocess.DEVNULL)
-    done, deadline = 0, time.monotonic() + 60
-    while done < 2 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-        try:
-            db = sqlite3.connect(f"file:{killed / 'study.sqlite'}?mode=ro", uri=True, timeout=5)
-            done = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
-            db.close()
-        except sqlite3.Error:
-            continue
-    proc.kill()
-    proc.wait()
-    assert 2 <= done < 12, "the study must be killed mid-run"
+    proc = subprocess.Popen([sys.executable, "-c", _BLOCK_THIRD, *args, "--out", str(killed)],
+                            stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        read_until(proc.stdout, "holding")
+    finally:
+        proc.kill()
+        proc.wait(timeout=HANG_GUARD_S)
+        if proc.stdout is not None:
+            proc.stdout.close()
+    db = sqlite3.connect(f"file:{killed / 'study.sqlite'}?mode=ro", uri=True)
+    done = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
+    db.close()
+    assert 0 < done < 12, "the study must be killed mid-run"
     assert subprocess.run([*argv, "--out", str(killed)], capture_output=True).returncode == 0
     clean = tmp_path / "clean"
     assert subprocess.run([*argv, "--out", str(clean)], capture_output=True).returncode == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from planner.cli import main
@@ -31,6 +33,7 @@ def test_css_criteria_tiny_run() -> None:
     assert len(cmp.orderings) == 13 and all(ok is not None for _, ok in cmp.orderings)
 
 
+@pytest.mark.slow
 def test_slicer_tiny_run_has_levels_and_exact_gaps() -> None:
     """One cycle per level and one exact cycle: Y per level, gap rows against the optimum."""
     cmp = REPRODUCTIONS["slicer"].run(seed=0, runs=1, exact_runs=1)
@@ -51,8 +54,11 @@ def test_pricing_tiny_run() -> None:
         assert o == pytest.approx(load / 600)
 
 
-def test_workers_do_not_change_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_workers_do_not_change_the_result(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """Two local worker processes print the same text as the in-process run."""
+    monkeypatch.chdir(tmp_path)
     argv = ["study", "reproduce", "css-criteria", "--cycles", "30"]
     assert main(argv) == 0
     serial = capsys.readouterr().out

@@ -7,10 +7,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from planner.progress import phase
 from validation.study import plots
-from validation.study.metrics import SUMMARY_COLUMNS, format_cell, summarise
+from validation.study.metrics import SUMMARY_COLUMNS, format_cell, gap_kind, summarise
 from validation.study.spec import StudySpec
 from validation.study.store import Store
+from validation.study.tables import WIDTH, render
 
 HEADERS: dict[str, str] = {
     "family": "family", "geometry": "geometry", "algorithm": "algorithm",
@@ -34,18 +36,66 @@ def _columns(summary: Sequence[Mapping[str, Any]]) -> list[str]:
     return cols
 
 
-def text_table(summary: Sequence[Mapping[str, Any]]) -> str:
-    """Return the summary as an aligned plain-text table."""
-    cols = _columns(summary)
-    cells = [[HEADERS[c] for c in cols]] + [[format_cell(c, s[c]) for c in cols] for s in summary]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(cols))]
-    lines = []
-    for k, r in enumerate(cells):
-        pairs = enumerate(zip(r, widths, strict=True))
-        lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in pairs))
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+def text_table(summary: Sequence[Mapping[str, Any]], wide: bool = False) -> str:
+    """Return the summary as an aligned plain-text table: narrow (≤ 100 columns) or ``wide``."""
+    if wide:
+        cols = _columns(summary)
+        cells = [[format_cell(c, s[c]) for c in cols] for s in summary]
+        return render([HEADERS[c] for c in cols], cells, left=2)
+    keys = [c for c in ("family", "geometry") if len({s[c] for s in summary}) > 1]
+    keys += ["algorithm", "criterion"]
+    rows = []
+    for s in summary:
+        absolute = gap_kind(s["criterion"]) == "absolute"
+        mean, top = ("abs_gap_mean", "abs_gap_max") if absolute else ("gap_mean", "gap_max")
+        rows.append([*(str(s[c]) for c in keys), str(s["gap_rows"]),
+                     format_cell("found_rate", s["found_rate"]),
+                     format_cell("exact_match_rate", s["exact_match_rate"]),
+                     _headline(s[mean], absolute), _headline(s[top], absolute),
+                     format_cell("heuristic_ms", s["heuristic_ms"]), str(s["errors"])])  # fmt: skip
+    head = [*(HEADERS[c] for c in keys), "n", "found", "match", "gap", "max gap", "ms", "err"]
+    return render(head, rows, left=len(keys), width=WIDTH)
+
+
+def _headline(value: float | None, absolute: bool) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.2f}" if absolute else f"{100 * value:.1f}%"
+
+
+NARROW_LEGEND = (
+    "n: rows with a gap (the heuristic found a window, the optimum is proven); found: share "
+    "of rows with a window (one exists) where the "
+    "heuristic found one; match: share of the proven rows where it equals the optimum; gap, "
+    "max gap: mean and largest gap to the optimum, in % of it, or in quanta for min_start, dep "
+    "and coord; ms: median heuristic milliseconds per job; err: error rows (must be 0). "
+    "--wide prints every column."
+)
+"""The narrow table's columns in words, printed under it."""
+
+COLUMN_WORDS: dict[str, str] = {
+    "family": "the instance family", "geometry": "the geometry the instances are read in",
+    "algorithm": "the heuristic", "criterion": "the criterion it is scored on",
+    "instances": "instances with a row", "jobs": "rows (instance × job)",
+    "found_rate": "of the rows where a window exists, the share where the heuristic found one",
+    "exact_found_rate": "share of rows where a window exists at all (the exact model found "
+    "one); the rest are proven infeasible, so this is a property of the instances, not a "
+    "success rate",
+    "proven": "rows whose optimum the exact model proved", "exact_match_rate":
+    "of the proven rows, the share where the heuristic's value equals the optimum",
+    "gap_rows": "rows with a gap (heuristic found a window, optimum proven)",
+    "gap_mean": "mean relative gap (0 optimal, positive worse)",
+    "gap_median": "median relative gap",
+    "gap_p95": "95th percentile of the relative gap", "gap_max": "largest relative gap",
+    "abs_gap_mean": "mean absolute gap in the criterion's unit (the gap to read for min_start, "
+    "dep and coord)", "abs_gap_max": "largest absolute gap",
+    "heuristic_ms": "median heuristic milliseconds per job",
+    "exact_ms": "median exact-solver milliseconds per job", "speedup": "exact ms / heur ms",
+    "unproven": "rows the exact model left unproven (time limit)",
+    "errors": "error rows: a window the checker rejects or one better than a proven optimum "
+    "(must be 0)",
+}  # fmt: skip
+"""Every summary column in words (the report's "Columns" section)."""
 
 
 def markdown_table(
@@ -60,14 +110,21 @@ def markdown_table(
     return "\n".join([head, rule, *body])
 
 
-def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
+def write_report(store: Store, study: int, out: str | Path,
+                 formats: Sequence[str] = plots.DEFAULT_FORMATS,
+                 progress: bool | None = None) -> dict[str, Any]:  # fmt: skip
     """Write ``report.md``, ``summary.csv``, ``rows.csv``, the figures and ``errors/`` to ``out``.
+
+    The figures are PNG, plus SVG when ``formats`` holds ``svg``; drawing them
+    shows a timed progress line (``progress``: None on a terminal only,
+    :mod:`planner.progress`).
 
     Returns
     -------
     dict
         ``report`` (path), ``summary`` (records), ``errors`` (error rows),
-        ``figures`` (file names; empty without matplotlib), ``error_files``.
+        ``figures`` (file names; empty without matplotlib), ``error_files``,
+        ``files`` (the path of every file written).
     """
     import json
 
@@ -81,7 +138,8 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
     ident = identity(info["spec"], info["version"])
     (out / IDENTITY_FILE).write_text(json.dumps(ident, indent=1) + "\n", encoding="utf-8")
     summary = summarise(rows)
-    figures = plots.draw(rows, summary, out)
+    with phase(f"drawing the figures of {out}", enabled=progress if rows else False):
+        figures = plots.draw(rows, summary, out, formats)
     _summary_csv(summary, out / "summary.csv")
     export_csv(rows, out / "rows.csv")
     errors = [r for r in rows if r["error"]]
@@ -92,10 +150,33 @@ def write_report(store: Store, study: int, out: str | Path) -> dict[str, Any]:
             path = out / "errors" / f"instance-{index}.json"
             path.write_text(text, encoding="utf-8")
             error_files.append(str(path))
+    found_md, found_text = findings(rows, info["spec"])
     report = out / "report.md"
-    report.write_text(_markdown(info, summary, figures, errors, len(rows)), encoding="utf-8")
+    text = _markdown(info, summary, figures, errors, len(rows))
+    head, sep, rest = text.partition("Gap = (heuristic − optimum)")
+    head2, sep2, rest2 = rest.partition("## Summary")
+    report.write_text(head + found_md + "\n" + sep + head2 + _columns_md() + sep2 + rest2,
+                      encoding="utf-8")  # fmt: skip
+    drawn = [out / f"{Path(f).stem}.{ext}" for f in figures for ext in formats]
+    files = [report, out / "summary.csv", out / "rows.csv", out / IDENTITY_FILE, *drawn]
     return {"report": str(report), "summary": summary, "errors": errors,
-            "figures": figures, "error_files": error_files}  # fmt: skip
+            "figures": figures, "error_files": error_files, "findings": found_text,
+            "files": [str(f) for f in files] + error_files}  # fmt: skip
+
+
+def findings(rows: Sequence[Mapping[str, Any]], spec: StudySpec) -> tuple[str, str]:
+    """Return the study's Findings as (Markdown section, terminal text); docs/studies.md."""
+    from validation.study.findings_rows import gap_study, price_cap_reason, section
+
+    parts = gap_study(rows, spec.solver, spec.time_limit,
+                      price_cap_reason(spec.params))  # fmt: skip
+    return section(parts, seed=spec.seed, reference="the exact model")
+
+
+def _columns_md() -> str:
+    lines = ["## Columns", ""]
+    lines += [f"- `{HEADERS[c]}`: {COLUMN_WORDS[c]}." for c in SUMMARY_COLUMNS]
+    return "\n".join(lines) + "\n\n"
 
 
 def command(spec: StudySpec) -> str:

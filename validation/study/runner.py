@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from instances.errors import did_you_mean
+from planner.progress import Progress
 from validation.study import toolkit as _toolkit
 from validation.study.executors import Executor, SerialExecutor
-from validation.study.progress import Progress
 from validation.study.spec import StudyError, StudySpec, instance_seed
 from validation.study.store import Store
 from validation.study.task import Context, evaluate_instance
@@ -129,7 +129,7 @@ def run_study(
     study = store.study(spec, version)
     todo = (i for i in range(spec.instances) if i not in done)  # never a list: may be huge
     executor = executor or SerialExecutor()
-    bar = Progress(spec.instances, len(done), enabled=progress)
+    bar = Progress(spec.instances, len(done), label="gap study: instances", enabled=progress)
     written = drain(executor, functools.partial(evaluate_instance, ctx), todo,
                     functools.partial(store.write, study), bar, stop_after=stop_after,
                     unit="instance")  # fmt: skip

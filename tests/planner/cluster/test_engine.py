@@ -87,12 +87,12 @@ def test_a_policy_class_plugs_in() -> None:
     assert replay.policy == "first-fit"
 
 
-def test_progress_every_thousand_completions() -> None:
-    """The progress callback sees 1000, 2000 for 2,500 jobs."""
-    jobs = tuple(ClusterJob(f"j{i}", i, 1, 1) for i in range(2500))
+def test_progress_every_hundred_completions() -> None:
+    """The progress callback sees 100, 200 for 250 jobs."""
+    jobs = tuple(ClusterJob(f"j{i}", i, 1, 1) for i in range(250))
     seen: list[int] = []
     simulate(Workload((Machine("m", 1),), jobs), "fcfs", progress=seen.append)
-    assert seen == [1000, 2000]
+    assert seen == [100, 200]
 
 
 def test_unknown_policy_name() -> None:

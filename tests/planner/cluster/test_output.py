@@ -49,6 +49,8 @@ def test_jobs_csv_rows(tmp_path: Path) -> None:
     assert (d["allocated_resources"], d["machine"], d["deadline"], d["delayed"]) == (
         "2", "m", "", "0")  # fmt: skip
     assert by_id["b"]["allocated_resources"] == "0-3"
+    e_work = next(j.work for j in MIXED.jobs if j.id == "e")
+    assert (e["workload_name"], e["profile"]) == ("workload", f"delay_{e_work}")  # no name
 
 
 def test_same_input_same_bytes(tmp_path: Path) -> None:
@@ -97,3 +99,28 @@ def test_evalys_reads_jobs_csv(tmp_path: Path) -> None:
     assert len(js.df) == 4 and js.MaxProcs == 6  # CPUs 0-5: p on 0-1 (A), the rest on 2-5 (B)
     assert sorted(js.df["finish_time"]) == sorted(r.finish for r in replay.records)
     assert list(js.df["proc_alloc"]) == [r.cpus for r in replay.records]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
+def test_evalys_draws_its_readme_plots(tmp_path: Path) -> None:
+    """evalys' README calls work on our jobs.csv: ``JobSet.plot(with_details=True)`` (load,
+    queue, job details and the Gantt chart, which needs ``workload_name``) and ``gantt()``."""
+    jobset = pytest.importorskip("evalys.jobset", reason="evalys not installed (extra 'evalys')")
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = tmp_path / "jobs.csv"
+    write_jobs_csv(simulate(random_workload(3), "easy"), path)
+    js = jobset.JobSet.from_csv(str(path))
+    try:
+        js.plot(with_details=True)
+        details = plt.gcf()
+        assert len(details.axes) == 4 and all(ax.has_data() for ax in details.axes)
+        details.savefig(tmp_path / "details.png")
+        js.gantt()
+        assert plt.gca().patches  # one rectangle per job interval
+        plt.gcf().savefig(tmp_path / "gantt.png")
+    finally:
+        plt.close("all")
+    assert (tmp_path / "details.png").stat().st_size > 0 < (tmp_path / "gantt.png").stat().st_size

@@ -69,18 +69,42 @@ def _cell(col: str, v: Any) -> str:
     return str(v)
 
 
-def text_table(summary: Sequence[Mapping[str, Any]]) -> str:
-    """Return the summary as an aligned plain-text table."""
-    cells = [[HEADERS.get(c, c) for c in TEXT]]
-    cells += [[_cell(c, s[c]) for c in TEXT] for s in summary]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(TEXT))]
-    lines = []
-    for k, r in enumerate(cells):
-        pairs = enumerate(zip(r, widths, strict=True))
-        lines.append("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in pairs))
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+NARROW = ("workload", "estimates", "policy", "runs", "mean_wait", "mean_bounded_slowdown",
+          "p90_bounded_slowdown", "utilisation", "violations")  # fmt: skip
+"""The columns of the default terminal table (``--wide``: all of SUMMARY)."""
+
+COLUMN_WORDS = {
+    "workload": "the workload (file or family)", "estimates": "the run-time estimates the "
+    "policies see (requested by the user, or the actual run times)", "policy": "the policy",
+    "runs": "replays averaged (one per seed)", "jobs": "jobs replayed, summed over the runs",
+    "mean_wait": "mean wait (s) from submission to start", "median_wait": "median wait (s)",
+    "p90_wait": "90th percentile of the wait (s)", "mean_slowdown": "mean slowdown "
+    "(wait + run) / run", "mean_bounded_slowdown": "mean bounded slowdown max(1, (wait + run) "
+    "/ max(run, 10 s))", "p90_bounded_slowdown": "90th percentile of the bounded slowdown",
+    "utilisation": "used CPU seconds over the CPUs' capacity during the makespan",
+    "weighted_utilisation": "the same with each CPU second weighted by its machine's speed",
+    "delayed": "jobs finishing after their deadline, summed", "us_per_job": "scheduler time "
+    "per job (µs)", "replay_seconds": "wall-clock seconds per replay",
+    "violations": "what the independent checker found in the replays (must be 0)",
+}  # fmt: skip
+"""Every summary column in words (the report's "Columns" section)."""
+
+
+def text_table(summary: Sequence[Mapping[str, Any]], wide: bool = False) -> str:
+    """Return the summary as an aligned plain-text table: narrow (≤ 100 columns) or ``wide``."""
+    from validation.study.tables import WIDTH, render
+
+    cols = SUMMARY if wide else NARROW
+    cells = [[_cell(c, s[c]) for c in cols] for s in summary]
+    return render([HEADERS.get(c, c) for c in cols], cells, left=3,
+                  width=None if wide else WIDTH)  # fmt: skip
+
+
+def findings(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """Return the study's Findings as (Markdown section, terminal text); docs/studies.md."""
+    from validation.study.findings_rows import cluster_study, section
+
+    return section(cluster_study(rows))
 
 
 def markdown_table(summary: Sequence[Mapping[str, Any]]) -> str:
@@ -138,9 +162,14 @@ def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path,
     lines = ["# Cluster policy study", ""]
     if command:
         lines += ["Command:", "", f"    {command}", ""]
+    found_md, found_text = findings(rows)
+    lines += [found_md]
     lines += ["Metrics are averaged over seeds (Klusáček & Rudová 2008; definitions in "
               "`docs/job-flows.md`). `violations` counts what the independent checker "
               "found in the replays (it must be 0).", "", markdown_table(summary), ""]  # fmt: skip
+    lines += ["## Columns", "", *(f"- `{HEADERS.get(c, c)}`: {COLUMN_WORDS[c]}."
+                                  for c in SUMMARY), ""]  # fmt: skip
     lines += [f"![{name}]({name})" for name in figs]
     (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return {"summary": summary, "report": str(out / "report.md"), "figures": figs}
+    return {"summary": summary, "report": str(out / "report.md"), "figures": figs,
+            "findings": found_text}  # fmt: skip

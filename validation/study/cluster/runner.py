@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from planner.progress import Progress
 from validation.study.cluster.spec import ClusterStudySpec
 from validation.study.cluster.store import ClusterStore
 from validation.study.cluster.task import run_task
 from validation.study.executors import Executor, SerialExecutor
-from validation.study.progress import Progress
 from validation.study.runner import drain
 
 
@@ -45,7 +45,8 @@ def run_cluster_study(
     tasks = spec.tasks()
     todo = [t for t in tasks if (t.workload, t.seed, t.estimates, t.policy) not in done]
     executor = executor or SerialExecutor()
-    bar = Progress(len(tasks), len(tasks) - len(todo), enabled=progress)
+    bar = Progress(len(tasks), len(tasks) - len(todo), label="cluster study: replays",
+                   enabled=progress)
     written = drain(executor, run_task, todo, functools.partial(store.write, study), bar,
                     stop_after=stop_after, unit="replay")  # fmt: skip
     rows = store.rows(study)

@@ -63,9 +63,25 @@ def reproduce(
     ``options`` are the experiment's own keywords (timing sizes; ``executor``
     for the VO-flow experiments).
     """
+    return run(name, seed=seed, runs=runs, **options).render()
+
+
+def run(name: str, *, seed: int | None = None, runs: int | None = None,
+        **options: Any) -> Comparison:  # fmt: skip
+    """Run reproduction ``name`` and return its :class:`Comparison` (see :func:`reproduce`).
+
+    On a terminal one progress line counts the runs (or cycles) of all the experiment's
+    readings (:mod:`planner.progress`).
+    """
+    import inspect
+
+    from planner.progress import counting
+
     rep = REPRODUCTIONS[name]
-    cmp = rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs, **options)
-    return cmp.render()
+    unit = "cycles" if "executor" in inspect.signature(rep.run).parameters else "runs"
+    with counting(f"reproduce {name}", unit):
+        return rep.run(seed=0 if seed is None else seed, runs=runs or rep.default_runs,
+                       **options)  # fmt: skip
 
 
-__all__ = ["REPRODUCTIONS", "Comparison", "Reproduction", "reproduce"]
+__all__ = ["REPRODUCTIONS", "Comparison", "Reproduction", "reproduce", "run"]

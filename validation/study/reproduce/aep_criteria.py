@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.progress import track
 from validation.study.reproduce.common import (
     SAMPLING_HEAD,
     Comparison,
@@ -79,7 +80,7 @@ def measure(
         a: {m: [] for m in METRICS} for a in (*ALGORITHMS, "csa", "exact")
     }
     alternatives: list[float] = []
-    for r in range(runs):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), **params)
         job = inst.jobs[0]
         for name in ALGORITHMS:

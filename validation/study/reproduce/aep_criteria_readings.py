@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from planner.progress import track
 from validation.study.reproduce import busy_share
 from validation.study.reproduce.aep_criteria import METRICS, NAME
 from validation.study.reproduce.common import Comparison, mean, paper, reference
@@ -37,7 +38,7 @@ def measure_readings(
     swap: dict[str, dict[str, list[float]]] = {}
     cut["free"] = {}  # the library's cut, but AMP without the budget S
     cut["even"] = {}  # the library's cut, the same local tasks at equal gaps
-    for r in range(runs):
+    for r in track(range(runs), "aep-criteria readings: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), **params)
         job = inst.jobs[0]
         other = {

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.progress import track
 from validation.study.reproduce.common import (
     Comparison,
     citation,
@@ -93,7 +94,7 @@ def measure(
     out["CM", "kept", "slots_per_cycle"] = []
     unit = float(FAMILIES[ref["family"]].defaults["money_unit"])  # costs in the paper's unit
     kept = 0
-    for r in range(runs):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), price_cap=reading,
                         **{**DEFAULT_PARAMS, **params})  # fmt: skip
         found = {a: alternatives_by_job(inst, a, cut) for a in ("alp", "amp")}

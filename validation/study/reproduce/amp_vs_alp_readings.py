@@ -142,6 +142,19 @@ def add_tables(
     head = [h for h in HEAD if h != "AMP/ALP"]
     cmp.table("sampling: mean ± standard error over the kept cycles (per-node cut, C = 1.7^P)",
               ["generated runs", *head], rows)  # fmt: skip
+    _record_sampling(cmp, ref, main[0])
+
+
+def _record_sampling(cmp: Comparison, ref: dict[str, Any], avg: dict[Any, Any]) -> None:
+    """Give the main table's standard errors to the findings (``Comparison.sampling``)."""
+    keys = [("CM", "kept", "jobs_per_cycle"), ("TM", "alp", "alternatives_per_job"),
+            ("TM", "amp", "alternatives_per_job"), *((p, a, q) for p, q, a in CLAIMS)]  # fmt: skip
+    for p, a, q in keys:
+        pap, v, se = paper(ref, p, a, q), avg[p, a, q], avg[p, a, f"{q}_se"]
+        if pap is not None and v is not None and se:
+            z = (v - pap) / se
+            cmp.sampling.append([f"{p} {q} {a}", pap, v, se, z,
+                                 "within 2 SE" if abs(z) <= 2 else "beyond 2 SE"])  # fmt: skip
 
 
 def _add_ranges(cmp: Comparison, ref: dict[str, Any], seed: int,

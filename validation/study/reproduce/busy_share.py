@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.progress import track
 from validation.study.reproduce.common import mean, paper
 from validation.study.spec import instance_seed
 
@@ -30,7 +31,7 @@ def measure(seed: int, runs: int, params: dict[str, Any], share: float,
     from validation.study.reproduce.dep_coord_readings import busy_at_start
 
     got: dict[tuple[str, str], list[float]] = {c: [] for c in COLUMNS}
-    for r in range(runs):
+    for r in track(range(runs), "busy share: runs"):
         inst = generate(family, instance_seed(seed, r), **params)
         if share:
             inst = busy_at_start(inst, share, instance_seed(seed, r))

@@ -98,6 +98,7 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     sensitivity: list[tuple[str, list[str], list[list[str]]]] = field(default_factory=list)
     settings: list[tuple[str, str]] = field(default_factory=list)
+    sampling: list[list[Any]] = field(default_factory=list)
 
     def add(self, group: str, quantity: str, algorithm: str, paper: float | None,
             ours: float | None, exact: float | None = None) -> None:  # fmt: skip
@@ -120,6 +121,34 @@ class Comparison:
         """Append a sensitivity table: the claim's numbers under each plausible reading."""
         cells = [[c if isinstance(c, str) else _num(c) for c in r] for r in rows]
         self.sensitivity.append((title, head, cells))
+        if head == SAMPLING_HEAD:
+            self.sampling += [list(r) for r in rows]
+
+    def differences(self, top: int = 3) -> list[str]:
+        """Return the largest paper-vs-ours differences: in standard errors where the
+        reproduction measures its sampling spread (``sampling_rows``), else relative to the
+        larger of the two (the papers' (larger − smaller) / larger convention)."""
+        z = [r for r in self.sampling if r[4] is not None]
+        if z:
+            z.sort(key=lambda r: (-abs(r[4]), r[0]))
+            return [f"{r[0]}: paper {_num(r[1])}, ours {_num(r[2])} ± {_num(r[3])} (standard "
+                    f"error), {r[4]:+.1f} SE" for r in z[:top]]  # fmt: skip
+        rel = [(abs(o - p) / max(abs(o), abs(p)), g, q, a, p, o)
+               for g, q, a, p, o, _ in self.rows
+               if p is not None and o is not None and max(abs(o), abs(p)) > 0]  # fmt: skip
+        rel.sort(key=lambda r: (-r[0], r[1], r[2], r[3]))
+        return [f"{' '.join(x for x in (g, q, a) if x)}: paper {_num(p)}, ours {_num(o)} "
+                f"({d:.0%} of the larger; no standard error measured)"
+                for d, g, q, a, p, o in rel[:top]]  # fmt: skip
+
+    def findings(self) -> list[str]:
+        """Return the Findings lines: claims held / total and the largest differences."""
+        verdicts = [ok for _, ok in self.orderings]
+        undefined = verdicts.count(None)
+        extra = f", {undefined} undefined" if undefined else ""
+        lines = [f"claims held: {verdicts.count(True)} of {len(verdicts)} "
+                 f"({verdicts.count(False)} differ{extra})"]
+        return lines + [f"largest difference: {d}" for d in self.differences()]
 
     def render(self) -> str:
         """Return the comparison as text: header, table, orderings, settings, sensitivity, notes."""
@@ -129,6 +158,9 @@ class Comparison:
         lines = [
             f"{self.name}: {self.title}",
             f"paper: {self.source}; ours: {self.kept} of {self.runs} generated runs kept",
+            "",
+            "findings:",
+            *bullets(self.findings()),
             "",
         ]
         for k, r in enumerate(cells):
@@ -147,6 +179,16 @@ class Comparison:
         if self.notes:
             lines += ["", "notes:"] + [f"  - {n}" for n in self.notes]
         return "\n".join(lines)
+
+
+def bullets(lines: Iterable[str], width: int = 100) -> list[str]:
+    """Return ``lines`` as ``  - `` bullets wrapped to ``width`` columns."""
+    import textwrap
+
+    out: list[str] = []
+    for line in lines:
+        out += textwrap.wrap(line, width, initial_indent="  - ", subsequent_indent="    ")
+    return out
 
 
 def _num(value: float | None) -> str:

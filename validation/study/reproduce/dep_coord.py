@@ -40,6 +40,7 @@ import statistics
 import time
 from typing import Any
 
+from planner.progress import track
 from validation.study.reproduce import dep_coord_readings as readings
 from validation.study.reproduce.common import (
     SAMPLING_HEAD,
@@ -180,7 +181,7 @@ def measure(seed: int, runs: int, layout: str, *, exact: bool = False,
     ff: dict[str, dict[str, list[float]]] = {}
     defs: dict[str, dict[str, list[float]]] = {}
     alternatives: list[float] = []
-    for r in range(runs):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = readings.reading_instance(ref["family"], ref["params"], instance_seed(seed, r),
                                          {**(params or {}), "layout": layout})  # fmt: skip
         alternatives.append(len(find_alternatives(inst, "amp").windows))

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.progress import track
 from validation.study.reproduce.common import (
     SAMPLING_HEAD,
     Comparison,
@@ -94,7 +95,7 @@ def measure(seed: int, runs: int, reading: dict[str, Any] | None = None, *,
     cost: list[float] = []
     length: list[float] = []
     at_level: list[float] = []
-    for r in range(runs):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = reading_instance(ref["family"], ref["params"], instance_seed(seed, r), reading)
         job = inst.jobs[0]
         for name in ALGORITHMS:

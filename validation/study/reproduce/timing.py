@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from planner.progress import track
 from validation.study.reproduce.common import Comparison, citation, mean, reference
 from validation.study.spec import instance_seed
 
@@ -68,7 +69,7 @@ def column(seed: int, runs: int, repeats: int, params: dict[str, Any]) -> dict[s
     alts: list[float] = []
     rect: list[float] = []  # untimed: the count under the rectangle cut (docs/reproductions.md)
     slots: list[float] = []
-    for r in range(runs):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), **{**ref["params"], **params})
         job = inst.jobs[0]
         slots.append(len(inst.slots))
@@ -93,7 +94,7 @@ def placement(seed: int, runs: int, repeats: int) -> dict[str, Any]:
 
     ref = reference("dep-coord")
     ms: dict[str, list[float]] = {a: [] for a in PLACEMENT}
-    for r in range(runs):
+    for r in track(range(runs), f"{NAME}: runs"):
         inst = generate(ref["family"], instance_seed(seed, r), **ref["params"])
         inst = layout_instance(inst, USED_LAYOUT, instance_seed(seed, r))
         job = inst.jobs[0]

@@ -14,6 +14,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from planner.progress import advance
 from validation.study.executors import Executor, make_executor
 
 CHUNK = 25
@@ -78,8 +79,11 @@ def run_cycles(
     assert executor is not None
     bounds = [(lo, min(lo + CHUNK, cycles)) for lo in range(0, cycles, CHUNK)]
     parts: list[tuple[int, Tally]] = []
+    size = dict(bounds)
     try:
-        parts.extend(executor.map_unordered(functools.partial(_chunk, fn, options), bounds))
+        for part in executor.map_unordered(functools.partial(_chunk, fn, options), bounds):
+            parts.append(part)
+            advance(size[part[0]] - part[0])
     finally:
         if owned or executor.name != "dask":
             executor.close()

@@ -2,7 +2,7 @@
 
 Two bar panels over the snapshots proven optimal (Klusáček & Rudová 2008's
 criteria; ``docs/schedule-based.md``, "Gap to the optimum"), each bar with
-its maximum as a marker; PNG and SVG, written reproducibly. Needs matplotlib
+its maximum as a marker; PNG (and SVG on request), written reproducibly. Needs matplotlib
 (the ``plot`` extra); without it no figure is written.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from validation.study.plots import FORMATS, available
+from validation.study.plots import DEFAULT_FORMATS, available, save
 
 NAME = "schedule_gap"
 PANELS = (
@@ -21,8 +21,9 @@ PANELS = (
 )
 
 
-def draw(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
-    """Write the figure to ``out`` as PNG and SVG; return the PNG name ([] without matplotlib)."""
+def draw(summary: Sequence[Mapping[str, Any]], out: Path,
+         formats: Sequence[str] = DEFAULT_FORMATS) -> list[str]:  # fmt: skip
+    """Write the figure to ``out`` in ``formats``; return the PNG name ([] without matplotlib)."""
     if not available() or not any(s["proven"] for s in summary):
         return []
     import matplotlib
@@ -30,7 +31,6 @@ def draw(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams["svg.hashsalt"] = "planner"  # reproducible SVG ids
     policies = [s["policy"] for s in summary]
     x = list(range(len(policies)))
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))
@@ -46,8 +46,6 @@ def draw(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
         ax.legend(fontsize="small")
     fig.suptitle(f"gap to the proven optimum (n = {proven} snapshots)", fontsize="medium")
     fig.tight_layout()
-    for ext in FORMATS:
-        meta = {"Date": None} if ext == "svg" else None
-        fig.savefig(out / f"{NAME}.{ext}", dpi=110, metadata=meta, bbox_inches="tight")
+    save(fig, out, NAME, formats)
     plt.close(fig)
     return [f"{NAME}.png"]

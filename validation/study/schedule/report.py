@@ -11,6 +11,7 @@ optimal only when CP-SAT proved both stages.
 from __future__ import annotations
 
 import csv
+import textwrap
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -89,6 +90,37 @@ def render(summary: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+NARROW_HEADERS = ("policy", "proven", "extra U", "max", "C gap", "max", "lex opt", "beats",
+                  "violations")  # fmt: skip
+NARROW_LEGEND = ("proven: snapshots CP-SAT proved optimal (the gaps are over these); extra U: "
+                 "mean extra delayed jobs U - U*; C gap: mean makespan gap (C - C*) / C*; lex "
+                 "opt: replays equal to the lexicographic optimum; beats: replays better than "
+                 "a proven optimum or bound (must be 0); violations: checker violations (must "
+                 "be 0). --wide prints the long headers.")  # fmt: skip
+"""The narrow table's columns in words, printed under it."""
+
+
+def text_table(summary: Sequence[Mapping[str, Any]], wide: bool = False) -> str:
+    """Return the per-policy table for the terminal: narrow (≤ 100 columns) or ``wide``."""
+    from validation.study.tables import WIDTH
+    from validation.study.tables import render as table
+
+    cells = [[s["policy"], str(s["proven"]), _f(s["extra_delayed"], ".2f"),
+              _f(s["max_extra_delayed"], "d"), _f(s["makespan_gap"], ".1%"),
+              _f(s["max_makespan_gap"], ".1%"), str(s["optimal"]), str(s["beats_optimum"]),
+              str(s["violations"])] for s in summary]  # fmt: skip
+    if wide:
+        return table(HEADERS, cells)
+    return table(NARROW_HEADERS, cells, width=WIDTH) + "\n" + textwrap.fill(NARROW_LEGEND, WIDTH)
+
+
+def findings(rows: Sequence[Mapping[str, Any]], time_limit: float | None) -> tuple[str, str]:
+    """Return the study's Findings as (Markdown section, terminal text); docs/studies.md."""
+    from validation.study.findings_rows import schedule_gap_study, section
+
+    return section(schedule_gap_study(rows, time_limit), reference="CP-SAT")
+
+
 def snapshot_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """Return one Markdown line per snapshot: status, optimum (bound) and each policy's U / C.
 
@@ -121,8 +153,10 @@ def write_csv(rows: Sequence[Mapping[str, Any]], path: str | Path,
 
 
 def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out: str | Path,
-                 seconds: tuple[float, float] = (0.0, 0.0)) -> dict[str, Any]:  # fmt: skip
-    """Write report.md, summary.csv, rows.csv, study.json and the figure to ``out``.
+                 seconds: tuple[float, float] = (0.0, 0.0),
+                 formats: Sequence[str] = ("png",)) -> dict[str, Any]:  # fmt: skip
+    """Write report.md, summary.csv, rows.csv, study.json and the figure (PNG, plus SVG when
+    ``formats`` holds ``svg``) to ``out``.
 
     Only the line starting ``- timing:`` depends on the run (creation time,
     seconds); the rest is a function of the rows.
@@ -135,8 +169,10 @@ def write_report(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out
     summary = summarise(rows)
     write_csv(summary, out / "summary.csv", SUMMARY)
     write_csv(rows, out / "rows.csv")
-    figures = draw(summary, out)
+    figures = draw(summary, out, formats)
+    found_md, found_text = findings(rows, info["spec"].time_limit)
     text = markdown(info, rows, summary, statuses(rows), figures, seconds)
-    (out / "report.md").write_text(text, encoding="utf-8")
+    head, sep, rest = text.partition("## Gap to the optimum")
+    (out / "report.md").write_text(head + found_md + "\n" + sep + rest, encoding="utf-8")
     return {"report": str(out / "report.md"), "summary": summary, "figures": figures,
-            "beats": sum(s["beats_optimum"] for s in summary)}  # fmt: skip
+            "beats": sum(s["beats_optimum"] for s in summary), "findings": found_text}

@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from planner.progress import Progress
 from validation.study.executors import Executor, SerialExecutor
-from validation.study.progress import Progress
 from validation.study.runner import drain
 from validation.study.schedule.spec import ScheduleGapSpec
 from validation.study.schedule.store import ScheduleGapStore
@@ -69,7 +69,8 @@ def run_schedule_gap_study(
     tasks = spec.tasks()
     todo = [t for t in tasks if t.seed not in done]
     executor = executor or SerialExecutor()
-    bar = Progress(len(tasks), len(tasks) - len(todo), enabled=progress)
+    bar = Progress(len(tasks), len(tasks) - len(todo), label="schedule-gap: snapshots",
+                   enabled=progress)
     written = drain(executor, run_snapshot, todo, functools.partial(store.write, study), bar,
                     stop_after=stop_after, unit="snapshot")  # fmt: skip
     if len(store.done(study)) != len(tasks):
