@@ -1,11 +1,11 @@
 """The report of a schedule-gap study: gap and status tables (Markdown, CSV) and a figure.
 
-Per policy, over the snapshots CP-SAT proved optimal: extra delayed jobs
+Per policy, over the snapshots the solver proved optimal: extra delayed jobs
 U − U*, makespan gap (C − C*) / C*, lexicographically optimal replays, and
 replays that beat a proven optimum (or have fewer delayed jobs than a proven
 lower bound), which must be 0 (Klusáček & Rudová 2008's criteria;
 ``docs/schedule-based.md``, "Gap to the optimum"). A snapshot is called
-optimal only when CP-SAT proved both stages.
+optimal only when the solver proved both criteria.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def summarise(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def statuses(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Return the number of snapshots per CP-SAT status (optimal, feasible, unknown, ...)."""
+    """Return the number of snapshots per solver status (optimal, feasible, unknown, ...)."""
     first = {r["snapshot"]: r["status"] for r in rows}
     counts = Counter(first.values())
     return {s: counts.get(s, 0) for s in (*STATUSES, *sorted(set(counts) - set(STATUSES)))}
@@ -92,7 +92,7 @@ def render(summary: Sequence[Mapping[str, Any]]) -> str:
 
 NARROW_HEADERS = ("policy", "proven", "extra U", "max", "C gap", "max", "lex opt", "beats",
                   "violations")  # fmt: skip
-NARROW_LEGEND = ("proven: snapshots CP-SAT proved optimal (the gaps are over these); extra U: "
+NARROW_LEGEND = ("proven: snapshots the solver proved optimal (the gaps are over these); extra U: "
                  "mean extra delayed jobs U - U*; C gap: mean makespan gap (C - C*) / C*; lex "
                  "opt: replays equal to the lexicographic optimum; beats: replays better than "
                  "a proven optimum or bound (must be 0); violations: checker violations (must "
@@ -118,7 +118,7 @@ def findings(rows: Sequence[Mapping[str, Any]], time_limit: float | None) -> tup
     """Return the study's Findings as (Markdown section, terminal text); docs/studies.md."""
     from validation.study.findings_rows import schedule_gap_study, section
 
-    return section(schedule_gap_study(rows, time_limit), reference="CP-SAT")
+    return section(schedule_gap_study(rows, time_limit), reference="the exact solver")
 
 
 def snapshot_table(rows: Sequence[Mapping[str, Any]]) -> str:
