@@ -139,3 +139,13 @@ def resolve(name: str) -> Algorithm:
     names = ", ".join([*ALGORITHMS, *ALIASES])
     hint = did_you_mean(name, [*ALGORITHMS, *ALIASES])
     raise KeyError(f"unknown algorithm '{name}'{hint} (choose from: {names})")
+
+
+SNAPSHOT_SOLVERS: dict[str, str] = {
+    "cpsat": "CP-SAT, one optional interval per job and machine, two lexicographic stages",
+    "milp": "time-indexed MILP by CBC (tiny snapshots; the cross-check)",
+    "cg": "policy schedules, column-generation bounds (time-indexed LP), then CP-SAT with them",
+    "auto": "cg above 20 jobs, cpsat up to 20",
+}
+"""The snapshot solvers of ``models.cluster.solve_snapshot`` and ``planner study schedule-gap
+--solver`` (Klusáček & Rudová 2008's lexicographic objective; docs/exact-models.md)."""

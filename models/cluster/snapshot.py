@@ -36,18 +36,23 @@ def snapshot_durations(workload: Workload) -> list[list[int]]:
             for m in workload.machines]  # fmt: skip
 
 
-def solve_snapshot(
+def solve_snapshot_cpsat(
     workload: Workload,
     *,
     time_limit: float | None = 60.0,
     threads: int = 1,
     seed: int = 0,
     hint: dict[str, tuple[str, int]] | None = None,
+    floors: tuple[int, int] | None = None,
 ) -> Result:
     """Solve the snapshot lexicographically (delayed jobs, then makespan); see the module docstring.
 
     ``hint`` (job id → (machine id, start), e.g. a heuristic's schedule) seeds
     stage 1; it changes what is found within a time limit, never what is proven.
+    ``floors`` = proven lower bounds (U_lb, C_lb) on the delayed jobs of every
+    schedule and on the makespan of every schedule (:mod:`models.cluster.bounds`)
+    are added as constraints U ≥ U_lb, Cmax ≥ C_lb: they cut no schedule, and
+    let CP-SAT stop as soon as it meets them.
 
     Returns
     -------
@@ -101,6 +106,10 @@ def solve_snapshot(
     cmax = model.NewIntVar(0, horizon, "Cmax")
     model.AddMaxEquality(cmax, ends)
     delayed = sum(b for b in late if b is not None)
+    if floors is not None:
+        if floors[0] > 0:
+            model.Add(delayed >= floors[0])
+        model.Add(cmax >= first + floors[1])
     if hint:
         index = {mach.id: m for m, mach in enumerate(machines)}
         for job, choices in zip(jobs, pres, strict=True):

@@ -76,6 +76,9 @@ def _solvers() -> None:
     rows = [["exact (window)", k, cite(v)] for k, v in SOLVERS.items()]
     rows += [["combine", k, cite(v)] for k, v in COMBINATION_SOLVERS.items()]
     rows += [["combine --joint", k, cite(v)] for k, v in JOINT_SOLVERS.items()]
+    from planner.registry import SNAPSHOT_SOLVERS
+
+    rows += [["study schedule-gap", k, v] for k, v in SNAPSHOT_SOLVERS.items()]
     print_table(["used by", "solver", "method"], rows)
 
 

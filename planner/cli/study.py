@@ -173,6 +173,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="timing only: node counts, comma-separated (default 50,100,200,300,400)")
     r.add_argument("--intervals", type=_sizes("--intervals"),
                    help="timing only: interval lengths, comma-separated (default 600,...,3600)")
+    r.add_argument("--exact-runs", type=_number("--exact-runs", int, 0),
+                   help="slicer, estimates, bsf: exact-baseline cycles (default min(runs, 100))")
+    r.add_argument("--exact-size", choices=("small", "paper"),
+                   help="slicer, estimates, bsf: exact-baseline batch: small (6 jobs, 12 nodes; "
+                   "default) or paper (20 jobs, 24 nodes, Toporkov et al. 2015)")  # fmt: skip
+    r.add_argument("--exact-solver", metavar="NAME",
+                   help="slicer, estimates, bsf: joint solver of the exact baseline "
+                   "(planner list; default cpsat)")  # fmt: skip
     study_schedule.reproduce_arguments(r, _number)
     r.add_argument("--results", metavar="DIR", default=RESULTS,
                    help=f"where each run saves NAME.json and --summary reads them (default "
@@ -429,6 +437,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     if options and args.name != "timing":
         raise UsageError(f"planner study reproduce: --{next(iter(options))} applies to "
                          f"'timing' only")  # fmt: skip
+    options.update(_exact_options(args, REPRODUCTIONS[args.name].run))
     options.update(_executor_options(args, REPRODUCTIONS[args.name].run))
     rep = REPRODUCTIONS[args.name]
     seed, runs = args.seed or 0, args.runs or rep.default_runs
@@ -482,6 +491,26 @@ def _scoreboard(args: argparse.Namespace) -> int:
     else:
         print(scoreboard.text(saved, __version__, args.results))
     return 0
+
+
+def _exact_options(args: argparse.Namespace, run: Any) -> dict[str, Any]:
+    """Return ``exact_runs``/``exact_size``/``exact_solver`` for the VO-flow reproductions."""
+    import inspect
+
+    given = {k: getattr(args, k) for k in ("exact_runs", "exact_size", "exact_solver")}
+    given = {k: v for k, v in given.items() if v is not None}
+    if given and "exact_size" not in inspect.signature(run).parameters:
+        flag = "--" + next(iter(given)).replace("_", "-")
+        raise UsageError(f"planner study reproduce: {flag} applies to 'slicer', 'estimates' "
+                         "and 'bsf' only")  # fmt: skip
+    if "exact_solver" in given:
+        from models import JOINT_SOLVERS
+
+        name = given["exact_solver"]
+        if name not in JOINT_SOLVERS:
+            raise UsageError(f"planner study reproduce: --exact-solver must be one of "
+                             f"{', '.join(JOINT_SOLVERS)}, got '{name}'")  # fmt: skip
+    return given
 
 
 def _executor_options(args: argparse.Namespace, run: Any) -> dict[str, Any]:

@@ -145,7 +145,7 @@ def test_cli_writes_report_and_csv_and_resumes(
     assert re.search(r"^tabu +2 ", out, flags=re.M)  # the narrow table: policy, proven
     assert "Findings:" in out and max(len(line) for line in out.splitlines()[1:]) <= 100
     (report,) = (tmp_path / "study-out").glob("schedule-gap-*/report.md")
-    assert "## CP-SAT status" in report.read_text()
+    assert "## Solver status" in report.read_text()
     first = (tmp_path / "rows.csv").read_bytes()
     assert first.count(b"\n") == 1 + 2 * 2
     assert main(argv) == 0

@@ -137,8 +137,8 @@ def schedule_gap_study(rows: Sequence[Row], time_limit: float | None = None) -> 
                 for r in proven if r["opt_makespan"]]  # fmt: skip
     k = sum(1 for s in first.values() if s == "optimal")
     limit = f" within {time_limit:g} s" if time_limit else ""
-    notes = [f"Reference: CP-SAT proved {k} of {len(first)} snapshots optimal{limit} (both "
-             "stages); gaps are over those only, the others are unproven and left out."]
+    notes = [f"Reference: the exact solver proved {k} of {len(first)} snapshots optimal{limit} "
+             "(both criteria); gaps are over those only, the others are unproven and left out."]
     return notes, [(Measure("extra delayed", "jobs"), delayed),
                    (Measure("makespan gap", percent=True), makespan)]  # fmt: skip
 

@@ -46,18 +46,42 @@ def cycles(lo: int, hi: int, *, seed: int, shares: tuple[float, ...]) -> Tally:
     return tally
 
 
+def exact_cycles(lo: int, hi: int, *, seed: int, exact: Any) -> Tally:
+    """Solve cycles ``lo..hi-1`` jointly and by BSF at every share; tally the gaps."""
+    from planner.vo import BSF
+    from validation.study.reproduce.vo_exact import exact_tally
+
+    policies = [(_label(share), BSF(share)) for share in SHARES]
+    return exact_tally(lo, hi, seed=seed, policies=policies, exact=exact)
+
+
+def _label(share: float) -> str:
+    return f"n_CSS/n={share:g}"
+
+
 def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
-        workers: int | None = None) -> Comparison:  # fmt: skip
-    """Run ``runs`` cycles at every share; paper vs ours."""
+        workers: int | None = None, exact_runs: int | None = None, exact_size: str = "small",
+        exact_solver: str = "cpsat") -> Comparison:  # fmt: skip
+    """Run ``runs`` cycles at every share (and ``exact_runs`` exact cycles); paper vs ours.
+
+    ``exact_runs`` defaults to min(runs, 100) cycles of ``exact_size`` solved by
+    the joint model with ``exact_solver`` (:mod:`validation.study.reproduce.vo_exact`).
+    """
+    from validation.study.reproduce.vo_exact import ExactOptions, add_exact_rows
+
     ref = reference(NAME)
+    exact = ExactOptions(exact_runs, exact_size, exact_solver)
+    n_exact = exact.count(runs)
     try:
         t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed, shares=SHARES)
+        x = (run_cycles(exact_cycles, n_exact, executor=executor, workers=workers, seed=seed,
+                        exact=exact) if n_exact else Tally())  # fmt: skip
     finally:
         close(executor)
     cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
                      f"{ref['paper_runs']} cycles", runs, runs)  # fmt: skip
     for share in SHARES:
-        label = f"n_CSS/n={share:g}"
+        label = _label(share)
         for q in ("T_CPU", "start", "placed"):
             cmp.add("medium load", q, label, None, t.mean(share, q))
     cpu = [t.mean(s, "T_CPU") for s in SHARES]
@@ -74,6 +98,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
               + (f"between n_CSS/n = {SHARES[SHARES.index(cross) - 1]:g} and {cross:g})"
                  if cross is not None else "no crossing)"),
               lambda: cross is not None)  # fmt: skip
+    if n_exact:
+        add_exact_rows(cmp, x, [_label(share) for share in SHARES], exact)
     cmp.notes += ref["notes"]
     cmp.notes.append(
         "BSF: slicer with one sub-batch (problem (7), each job by its own "

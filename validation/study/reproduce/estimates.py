@@ -58,14 +58,21 @@ def cycles(lo: int, hi: int, *, seed: int) -> Tally:
 
 
 def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
-        workers: int | None = None, exact_runs: int | None = None) -> Comparison:  # fmt: skip
-    """Run ``runs`` cycles (and ``exact_runs`` small exact cycles, default min(runs, 100))."""
+        workers: int | None = None, exact_runs: int | None = None, exact_size: str = "small",
+        exact_solver: str = "cpsat") -> Comparison:  # fmt: skip
+    """Run ``runs`` cycles (and ``exact_runs`` exact cycles, default min(runs, 100)).
+
+    ``exact_size``/``exact_solver``: :class:`~validation.study.reproduce.vo_exact.ExactOptions`.
+    """
+    from validation.study.reproduce.vo_exact import ExactOptions
+
     ref = reference(NAME)
-    n_exact = min(runs, 100) if exact_runs is None else exact_runs
+    exact = ExactOptions(exact_runs, exact_size, exact_solver)
+    n_exact = exact.count(runs)
     try:
         t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed)
-        x = (run_cycles(exact_gaps, n_exact, executor=executor, workers=workers, seed=seed)
-             if n_exact else Tally())  # fmt: skip
+        x = (run_cycles(exact_gaps, n_exact, executor=executor, workers=workers, seed=seed,
+                        exact=exact) if n_exact else Tally())  # fmt: skip
     finally:
         close(executor)
     cmp = Comparison(NAME, ref["title"], citation(ref),
@@ -81,7 +88,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
     cmp.add("Table 3", "start reduction", "backfilling",
             _fraction(paper(ref, "backfilling_start_reduction_percent")), cut)  # fmt: skip
     _checks(cmp, t, adv, cut)
-    add_rows(cmp, x)
+    if n_exact:
+        add_rows(cmp, x, exact)
     cmp.notes += ref["notes"]
     cmp.notes.append(f"Ours: css2015 defaults (24 nodes, 20 jobs, local load 10-50%), "
                      f"conservative backfilling, CSS first fit, batch-slicer k = {SLICER_K}, "

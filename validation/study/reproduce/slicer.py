@@ -68,22 +68,25 @@ def cycles(lo: int, hi: int, *, seed: int, levels: tuple[str, ...], ks: tuple[in
 
 
 def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
-        workers: int | None = None, exact_runs: int | None = None) -> Comparison:  # fmt: skip
-    """Run ``runs`` cycles per level (and ``exact_runs`` small exact cycles); paper vs ours.
+        workers: int | None = None, exact_runs: int | None = None, exact_size: str = "small",
+        exact_solver: str = "cpsat") -> Comparison:  # fmt: skip
+    """Run ``runs`` cycles per level (and ``exact_runs`` exact cycles); paper vs ours.
 
-    ``exact_runs`` defaults to min(runs, 100) small cycles solved by the joint
-    model (:mod:`validation.study.reproduce.vo_exact`).
+    ``exact_runs`` defaults to min(runs, 100) cycles of ``exact_size``
+    (``small``: 6 jobs on 12 nodes; ``paper``: 20 jobs on 24 nodes) solved by
+    the joint model with ``exact_solver`` (:mod:`validation.study.reproduce.vo_exact`).
     """
-    from validation.study.reproduce.vo_exact import SMALL, exact_cycles
+    from validation.study.reproduce.vo_exact import ExactOptions, add_exact_rows, exact_cycles
 
     ref = reference(NAME)
     levels = tuple(LEVELS)
-    n_exact = min(runs, 100) if exact_runs is None else exact_runs
+    exact = ExactOptions(exact_runs, exact_size, exact_solver)
+    n_exact = exact.count(runs)
     try:
         t = run_cycles(cycles, runs, executor=executor, workers=workers, seed=seed,
                        levels=levels, ks=KS)  # fmt: skip
         x = run_cycles(exact_cycles, n_exact, executor=executor, workers=workers, seed=seed,
-                       ks=KS[:4]) if n_exact else Tally()  # fmt: skip
+                       ks=KS[:4], exact=exact) if n_exact else Tally()  # fmt: skip
     finally:
         close(executor)
     cmp = Comparison(NAME, ref["title"], f"{citation(ref)}, "
@@ -96,13 +99,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS, executor: Any = None,
             for q in ("Y_affordable", "Y_jobs", "NA", "T_CPU", "cost", "T_batch"):
                 cmp.add(level, q, label, None, t.mean(level, label, q))
         cmp.add(level, "unaffordable jobs", "-", None, t.mean(level, "unaffordable"))
-    group = f"exact ({SMALL['jobs']} jobs, {SMALL['nodes']} nodes)"
-    for label in [f"k={k}" for k in KS[:4]] + ["css"]:
-        cmp.add(group, "T_batch", label, None, x.mean(label, "T_batch"), x.mean("exact", "T_batch"))
-        cmp.add(group, "placed", label, None, x.mean(label, "placed"), x.mean("exact", "placed"))
-        cmp.add(group, "gap vs optimum", label, None, x.mean(label, "gap"), 0.0)
-        cmp.add(group, "fewer placed", label, None, x.mean(label, "fewer"), 0.0)
-    cmp.add(group, "unproven cycles", "exact", None, x.mean("exact", "unproven"))
+    if n_exact:
+        add_exact_rows(cmp, x, [f"k={k}" for k in KS[:4]] + ["css"], exact)
     _checks(cmp, t, levels, ref)
     cmp.notes += ref["notes"]
     cmp.notes.append("T_CPU = mean proc_time per placed job; T_batch = Σ proc_time of a "

@@ -34,15 +34,16 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
     bad = sum(s["violations"] for s in summary) + sum(
         r["optimum_violations"] for r in {r["snapshot"]: r for r in rows}.values())  # fmt: skip
     lines = [
-        "# Schedule-gap study: cluster policies vs the CP-SAT optimum", "",
+        "# Schedule-gap study: cluster policies vs the exact optimum", "",
         f"- {spec.snapshots} `klusacek2008` snapshots (seeds {spec.seed}.."
         f"{spec.seed + spec.snapshots - 1}) of {spec.jobs} jobs on {spec.machines} machines, "
         f"mean inter-arrival {spec.interarrival:g} s (Klusáček & Rudová 2008)",
-        f"- CP-SAT, lexicographic (delayed jobs, then makespan), {spec.time_limit:g} s and "
-        f"{spec.threads} thread(s) per snapshot, seeded with the best replay",
+        f"- solver `{spec.solver}` (docs/exact-models.md), lexicographic (delayed jobs, then "
+        f"makespan), {spec.time_limit:g} s and {spec.threads} thread(s) per snapshot, seeded "
+        "with the best replay",
         f"- policies: {', '.join(spec.policies)}; planner {info['version']}, study {info['id']}",
         f"- command: `{spec.command()}`",
-        f"- timing: created {info['created']}; replays {seconds[0]:.1f} s, CP-SAT "
+        f"- timing: created {info['created']}; replays {seconds[0]:.1f} s, solver "
         f"{seconds[1]:.1f} s in total", "",
     ]  # fmt: skip
     if beats:
@@ -53,20 +54,22 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
                   "violation per row in `rows.csv`).**", ""]
     head, lines = lines, [
         "## Gap to the optimum", "",
-        "Over the snapshots CP-SAT proved optimal (both stages): extra delayed jobs U − U*, "
+        "Over the snapshots the solver proved optimal (both criteria): extra delayed jobs U − U*, "
         "makespan gap (C − C*) / C*, replays equal to the lexicographic optimum. A replay "
         "\"beats a proven optimum\" when it is lexicographically better than a proven "
         "optimum or delays fewer jobs than the proven lower bound; that must be 0. Checker "
         "violations: the replays' schedules against `validation/cluster_check.py` (must be "
         "0). Definitions: `docs/schedule-based.md`.", "",
         render(summary), "",
-        "## CP-SAT status", "",
-        "A snapshot is optimal only when CP-SAT proved both stages; feasible: a schedule "
+        "## Solver status", "",
+        "A snapshot is optimal only when the solver proved both criteria; feasible: a schedule "
         "without proof; unknown: none found within the time limit.", "",
         table.markdown(list(statuses), [list(statuses.values())], left=0), "",
         "## Snapshots", "",
-        "CP-SAT's schedule is checked by `validation/snapshot_check.py` (column `checker`); "
-        "U / C: each policy's delayed jobs and makespan (s).", "",
+        "The solver's schedule is checked by `validation/snapshot_check.py` (column "
+        "`checker`); status: `optimal`, or `within x % (bound b)`: the gap (value − bound) / "
+        "value of the first criterion not proven (delayed jobs, then makespan) against its "
+        "proven bound; U / C: each policy's delayed jobs and makespan (s).", "",
         snapshot_table(rows), "",
     ]  # fmt: skip
     if figures:

@@ -24,7 +24,7 @@ POLICIES = ("fcfs", "easy", "flex", "egedf", "tabu")
 
 @dataclass(frozen=True)
 class Snapshot:
-    """One task: snapshot seed, its size, the policies to replay and the CP-SAT limits."""
+    """One task: snapshot seed, its size, the policies to replay, the solver and its limits."""
 
     seed: int
     jobs: int
@@ -33,6 +33,7 @@ class Snapshot:
     time_limit: float
     threads: int
     policies: tuple[str, ...]
+    solver: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,16 @@ class ScheduleGapSpec:
     jobs, machines, interarrival
         The ``klusacek2008`` family parameters of every snapshot.
     time_limit
-        CP-SAT seconds per snapshot (both lexicographic stages together).
+        Solver seconds per snapshot (both lexicographic criteria together).
     seed
         The first snapshot seed.
     policies
         Cluster policies replayed on every snapshot (``planner.cluster.POLICIES``).
     threads
         CP-SAT threads per solve.
+    solver
+        Snapshot solver (``planner.registry.SNAPSHOT_SOLVERS``: ``cpsat``,
+        ``milp``, ``cg``, ``auto``; ``docs/exact-models.md``).
     """
 
     snapshots: int = 10
@@ -63,9 +67,16 @@ class ScheduleGapSpec:
     seed: int = 0
     policies: tuple[str, ...] = POLICIES
     threads: int = 1
+    solver: str = "auto"
 
     def __post_init__(self) -> None:
         from planner.cluster import POLICIES as KNOWN
+        from planner.registry import SNAPSHOT_SOLVERS
+
+        if self.solver not in SNAPSHOT_SOLVERS:
+            raise StudyError(f"unknown solver '{self.solver}'"
+                             f"{did_you_mean(self.solver, SNAPSHOT_SOLVERS)} "
+                             f"(choose from: {', '.join(SNAPSHOT_SOLVERS)})")  # fmt: skip
 
         object.__setattr__(self, "policies", tuple(dict.fromkeys(self.policies)))
         for name, low in (("snapshots", 1), ("jobs", 1), ("machines", 1), ("seed", 0),
@@ -89,19 +100,22 @@ class ScheduleGapSpec:
     def tasks(self) -> list[Snapshot]:
         """Return every snapshot of the study, in report order."""
         return [Snapshot(k, self.jobs, self.machines, self.interarrival, self.time_limit,
-                         self.threads, self.policies)
+                         self.threads, self.policies, self.solver)
                 for k in range(self.seed, self.seed + self.snapshots)]  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the spec as plain JSON data."""
+        """Return the spec as plain JSON data (``solver`` omitted for ``cpsat``, the only
+        solver before it was a parameter, so earlier databases keep their identity)."""
         data = asdict(self)
         data["policies"] = list(self.policies)
+        if data["solver"] == "cpsat":
+            del data["solver"]
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ScheduleGapSpec:
         """Inverse of :meth:`to_dict`."""
-        return cls(**{**data, "policies": tuple(data["policies"])})
+        return cls(**{"solver": "cpsat", **data, "policies": tuple(data["policies"])})
 
     def key(self, version: str) -> str:
         """Return the study's identity: spec and package version."""
@@ -113,4 +127,4 @@ class ScheduleGapSpec:
         return (f"planner study schedule-gap --snapshots {self.snapshots} --jobs {self.jobs} "
                 f"--machines {self.machines} --interarrival {self.interarrival:g} "
                 f"--time-limit {self.time_limit:g} --seed {self.seed} --threads {self.threads} "
-                f"--policies {' '.join(self.policies)}")  # fmt: skip
+                f"--solver {self.solver} --policies {' '.join(self.policies)}")  # fmt: skip

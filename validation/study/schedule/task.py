@@ -1,11 +1,13 @@
-"""One snapshot of a schedule-gap study: every policy replayed and checked, then CP-SAT.
+"""One snapshot of a schedule-gap study: every policy replayed and checked, then solved exactly.
 
 Runs in the workers. Each policy replays the snapshot online in the cluster
 simulator (it learns the jobs as they are released) and its schedule passes
-the independent checker (:mod:`validation.cluster_check`); the CP-SAT model
-(:func:`models.cluster.solve_snapshot`, lexicographic: fewest delayed jobs,
-then makespan; Klusáček & Rudová 2008's criteria) solves it offline, seeded
-with the best replay, and its schedule passes :mod:`validation.snapshot_check`.
+the independent checker (:mod:`validation.cluster_check`); the spec's solver
+(:func:`models.cluster.solve_snapshot`: ``cpsat``, ``cg``, ...;
+lexicographic: fewest delayed jobs, then makespan; Klusáček & Rudová 2008's
+criteria) solves it offline, seeded with the best replay, and its schedule
+passes :mod:`validation.snapshot_check`. A row holds the solver's status,
+values and proven bounds; the gap (:func:`gap_text`) is derived from them.
 See ``docs/schedule-based.md``, "Gap to the optimum".
 """
 
@@ -42,7 +44,7 @@ def run_snapshot(task: Snapshot) -> dict[str, Any]:
     -------
     dict
         ``snapshot`` (its seed), ``rows`` (one per policy, in the task's order,
-        with the snapshot's CP-SAT columns; no run times), ``replay_seconds``
+        with the snapshot's solver columns; no run times), ``replay_seconds``
         and ``solve_seconds`` (kept apart from the rows).
     """
     from instances.generators.registry import generate_workload
@@ -59,7 +61,8 @@ def run_snapshot(task: Snapshot) -> dict[str, Any]:
     scores = {p: (r.summary()["delayed"], r.summary()["makespan"]) for p, r in replays.items()}
     best = replays[min(task.policies, key=lambda p: scores[p])]
     hint = {j.id: (wl.machines[best.machine[i]].id, best.start[i]) for i, j in enumerate(wl.jobs)}
-    res = solve_snapshot(wl, time_limit=task.time_limit, threads=task.threads, hint=hint)
+    res = solve_snapshot(wl, solver=task.solver, time_limit=task.time_limit,
+                         threads=task.threads, hint=hint)  # fmt: skip
     opt_makespan = res.info.get("makespan")
     wrong = check_snapshot(wl, res.windows, res.objective, opt_makespan) if res.windows else []
     rows = []
@@ -73,3 +76,23 @@ def run_snapshot(task: Snapshot) -> dict[str, Any]:
                      "first_violation": (violations[p] or wrong or [None])[0]})  # fmt: skip
     return {"snapshot": task.seed, "rows": rows, "replay_seconds": replay_seconds,
             "solve_seconds": res.runtime}  # fmt: skip
+
+
+def gap_text(row: dict[str, Any]) -> str:
+    """Return ``optimal`` or ``within x % (bound b)`` for a row's exact result.
+
+    Lexicographic (``models.cluster.lex_gap``): while the delayed jobs exceed
+    their bound the gap is on them (``delayed``), then on the makespan.
+    """
+    from models.cluster import lex_gap
+
+    if row["status"] == "optimal":
+        return "optimal"
+    if row["opt_delayed"] is None or row["delayed_bound"] is None:
+        return row["status"]
+    which, gap = lex_gap(row["opt_delayed"], row["delayed_bound"], row["opt_makespan"],
+                         row["makespan_bound"])  # fmt: skip
+    if gap is None:
+        return f"{row['status']} (no makespan bound)"
+    bound = row["delayed_bound"] if which == "delayed" else row["makespan_bound"]
+    return f"within {100 * gap:.1f} % (bound {bound}{' delayed' if which == 'delayed' else ''})"
