@@ -174,3 +174,40 @@ class Workload:
             offsets.append(first)
             first += machine.cpus
         return tuple(offsets)
+
+
+def trusted_jobs(
+    ids: list[str], submit: list[int], cpus: list[int], work: list[int],
+    estimate: list[int | None],
+) -> tuple[ClusterJob, ...]:  # fmt: skip
+    """Build jobs from columns a reader has already checked against every rule of ClusterJob.
+
+    The bulk path of the SWF reader (:mod:`instances.traces.swf_workload`):
+    each value is a Python int (or str id) within the bounds ``__post_init__``
+    enforces, so the per-job checks are skipped. Anything unchecked goes
+    through ``ClusterJob(...)`` instead.
+    """
+    new = object.__new__
+    jobs = []
+    for values in zip(ids, submit, cpus, work, estimate, [None] * len(ids), strict=True):
+        job = new(ClusterJob)
+        job.__dict__.update(zip(_JOB_FIELDS, values, strict=True))
+        jobs.append(job)
+    return tuple(jobs)
+
+
+_JOB_FIELDS = ("id", "submit", "cpus", "work", "estimate", "deadline")
+
+
+def trusted_workload(
+    machines: tuple[Machine, ...], jobs: tuple[ClusterJob, ...], name: str,
+    dropped: tuple[tuple[str, int], ...],
+) -> Workload:  # fmt: skip
+    """Return a Workload whose jobs are already checked, unique, fit a machine and are queued.
+
+    For bulk readers only (queue order = sorted by submit, ties in given order);
+    skips the per-job checks of ``Workload.__post_init__``.
+    """
+    workload = object.__new__(Workload)
+    workload.__dict__.update(machines=machines, jobs=jobs, name=name, dropped=dropped)
+    return workload

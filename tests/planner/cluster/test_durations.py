@@ -28,7 +28,7 @@ def test_speed_one_uses_the_jobs_seconds_and_equal_speeds_share() -> None:
 
 
 def test_tables_hold_only_what_was_asked_until_forgotten() -> None:
-    """A table caches a planned duration on first use and drops it on forget; actual never caches."""
+    """A table caches a planned duration on first use, drops it on forget; actual never caches."""
     planned, actual = durations(Workload(MACHINES, JOBS))
     table = planned[3]
     assert len(table) == 0 and table[0] == 4 and dict(table) == {0: 4}  # ceil(12 / 3)
