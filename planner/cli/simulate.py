@@ -57,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
     from instances import read_workload
     from planner.cluster import POLICIES, ReservationLog, simulate
     from planner.cluster.output import write_jobs_csv
-    from validation.study.progress import Progress, interactive
 
     choice("policy", args.policy, POLICIES)
     if args.plot:
@@ -71,8 +70,10 @@ def run(args: argparse.Namespace) -> int:
     workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
     bar = None
-    if len(workload.jobs) >= PROGRESS_MIN_JOBS and interactive():
-        bar = Progress(len(workload.jobs))
+    if len(workload.jobs) >= PROGRESS_MIN_JOBS and sys.stderr.isatty():
+        from validation.study.progress import Progress, interactive
+
+        bar = Progress(len(workload.jobs)) if interactive() else None
     step = None if bar is None else (lambda done: bar.step(1000))
     try:
         try:

@@ -15,8 +15,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
-
 from instances.workload import Workload
 
 
@@ -26,6 +24,8 @@ def scaled(seconds: list[int], speed: float) -> list[int]:
     Vectorised: the rounding changes ceil(x / speed) only when the quotient lies
     within 1e-9 above an integer; those few are recomputed one by one.
     """
+    import numpy as np
+
     x = np.asarray(seconds, dtype=np.float64)
     if speed == 1.0:
         return [int(v) for v in seconds]
