@@ -30,6 +30,7 @@ def __getattr__(name: str) -> object:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'instances' has no attribute {name!r}")
 
+
 __all__ = [
     "CRITERIA",
     "FAMILIES",
