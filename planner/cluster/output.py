@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterable
+from itertools import chain, pairwise
 from pathlib import Path
 
 from planner.cluster.records import Replay
@@ -43,15 +44,33 @@ def cpu_ranges(cpus: Iterable[int]) -> str:
     return " ".join(parts)
 
 
-def _real(x: float) -> str:
-    return format(x, ".6f")
+def allocations(alloc: list[list[int]]) -> list[str]:
+    """Return :func:`cpu_ranges` of every job's CPU list, computed for all jobs at once.
 
+    The ranges are found on the concatenated lists with numpy; a list that is
+    not ascending or repeats a CPU is left to :func:`cpu_ranges`.
+    """
+    import numpy as np
 
-def _ranges(cpus: list[int]) -> str:
-    """:func:`cpu_ranges` of an ascending list (as the engine allocates), one range in O(1)."""
-    if cpus and cpus[-1] - cpus[0] == len(cpus) - 1:
-        return f"{cpus[0]}-{cpus[-1]}" if len(cpus) > 1 else str(cpus[0])
-    return cpu_ranges(cpus)
+    sizes = np.fromiter(map(len, alloc), dtype=np.int64, count=len(alloc))
+    offsets = np.concatenate(([0], np.cumsum(sizes)))
+    flat = np.fromiter(chain.from_iterable(alloc), dtype=np.int64, count=int(offsets[-1]))
+    if not len(flat):
+        return [cpu_ranges(a) for a in alloc]
+    first = np.zeros(len(flat), dtype=bool)
+    first[offsets[:-1][sizes > 0]] = True
+    step = np.diff(flat, prepend=0)
+    odd = np.flatnonzero(~first & (step <= 0))  # not ascending within a job
+    head = first | (step != 1)
+    starts = np.flatnonzero(head)
+    ends = np.append(starts[1:], len(flat)) - 1
+    lo, hi = flat[starts].tolist(), flat[ends].tolist()
+    text = [str(a) if a == b else f"{a}-{b}" for a, b in zip(lo, hi, strict=True)]
+    bounds = np.searchsorted(starts, offsets).tolist()
+    out = [text[a] if b == a + 1 else " ".join(text[a:b]) for a, b in pairwise(bounds)]
+    for k in set((np.searchsorted(offsets, odd, side="right") - 1).tolist()):
+        out[k] = cpu_ranges(alloc[k])
+    return out
 
 
 _QUOTED = re.compile(r'[,"\r\n]')
@@ -67,13 +86,16 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
     ids = [j.id for j in replay.workload.jobs]
     names = [m.id for m in replay.workload.machines]
     fixed = ["1", "0"], ["COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED"]
-    rows = zip(
-        ids, c.submit, c.cpus, c.requested, [fixed[0][k] for k in c.killed],
-        [fixed[1][k] for k in c.killed], replay.start, c.duration, replay.finish, c.wait,
-        c.response, map(_real, c.slowdown), map(_ranges, replay.alloc),
-        [names[m] for m in replay.machine], ["" if d is None else d for d in c.deadline],
-        map(int, c.delayed), map(_real, c.bounded_slowdown), strict=True,
-    )  # fmt: skip
+    real = "{:.6f}".format
+    cols = [
+        ids, map(str, c.submit), map(str, c.cpus), map(str, c.requested),
+        [fixed[0][k] for k in c.killed], [fixed[1][k] for k in c.killed],
+        map(str, replay.start), map(str, c.duration), map(str, replay.finish),
+        map(str, c.wait), map(str, c.response), map(real, c.slowdown), allocations(replay.alloc),
+        [names[m] for m in replay.machine], ["" if d is None else str(d) for d in c.deadline],
+        ["1" if d else "0" for d in c.delayed], map(real, c.bounded_slowdown),
+    ]  # fmt: skip
+    rows = zip(*cols, strict=True)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         if _QUOTED.search("".join(ids)) or _QUOTED.search("".join(names)):
             out = csv.writer(fh, lineterminator="\n")
@@ -81,4 +103,4 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
             out.writerows(rows)
             return
         fh.write(",".join(COLUMNS) + "\n")
-        fh.writelines(",".join(map(str, row)) + "\n" for row in rows)
+        fh.writelines(map("{}\n".format, map(",".join, rows)))
