@@ -6,6 +6,7 @@ The ranges themselves live in :mod:`instances.limits`.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from instances.errors import DataError
@@ -92,6 +93,24 @@ def require_text(field: str, value: Any) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise DataError(field, "must be valid Unicode text (no lone surrogates)") from None
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+"""Unicode category Cc: C0 controls, DEL and C1 controls."""
+
+
+def require_name(field: str, value: Any, *, empty: bool = False) -> None:
+    """Raise unless ``value`` is a name of the job-flow layers.
+
+    A name is valid Unicode text (no lone surrogates) of at most ``TEXT_MAX``
+    characters without control characters (U+0000-U+001F, U+007F-U+009F), so it
+    stays one line in CSV rows, JSON and error messages; ``empty`` allows ``""``.
+    """
+    if not isinstance(value, str) or not (value or empty):
+        raise DataError(field, "must be a string" if empty else "must be a non-empty string")
+    require_text(field, value)
+    if _CONTROL.search(value):
+        raise DataError(field, "must not contain control characters (U+0000-U+001F, U+007F-U+009F)")
 
 
 def require_id(field: str, value: Any) -> None:

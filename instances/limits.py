@@ -10,6 +10,9 @@ The exact models compute in 64-bit integers (CP-SAT needs sums within about
   most ``10^15``, the largest explicit budget;
 - ``|q| <= 10^15``, so any sum of q stays far inside the doubles.
 
+The cluster job-flow layers (workloads, SWF logs, policy options, generator
+parameters) have their own ranges below, with the same aim.
+
 Each rule message states its range (``docs/guarantees.md`` lists them all).
 """
 
@@ -50,3 +53,46 @@ def num(x: float) -> str:
             if x == sign * 10.0**k and abs(k) >= 3:
                 return f"{'-' if sign < 0 else ''}10^{k}"
     return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+# --- Cluster job flows (planner.workload/1, SWF logs, ``planner simulate``) -------------------
+#
+# The replay computes in Python integers, but its outputs (jobs.csv, JSON) are read by tools
+# that use 64-bit integers, so every derived time stays below 2^62:
+#
+# - a duration is ceil(x / s) <= CLUSTER_TIME_MAX / SPEED_MIN = 10^15 seconds (exact in a
+#   double, so the vectorised rounding is exact too);
+# - a planned or actual end is at most max r_j + sum_j ceil(e_j / s_min) (every job run one
+#   after another on the slowest machine, after the last submission); the workload check
+#   bounds that sum by HORIZON_MAX.
+
+CLUSTER_TIME_MAX = 10**12
+"""0 <= submit, work, estimate, deadline <= CLUSTER_TIME_MAX (integer seconds; ~31,700 years)."""
+SPEED_MIN = 1e-3
+SPEED_MAX = 1e6
+"""SPEED_MIN <= machine speed <= SPEED_MAX (finite; 1 is the reference machine)."""
+CPUS_MAX = 2**31 - 1
+"""1 <= a machine's or a job's CPU count <= CPUS_MAX (the replay never allocates per CPU)."""
+HORIZON_MAX = 2**62
+"""max r_j + sum_j ceil(e_j / s_min) <= HORIZON_MAX: every planned and actual end fits int64."""
+CSV_INT_DIGITS = 19
+"""Integers in jobs.csv and reservation logs: at most 19 digits (every int64 fits)."""
+
+# --- Options of the policies and parameters of the generators ---------------------------------
+
+OPTION_WEIGHT_MAX = 1e6
+"""Flexible backfilling: each weight is a finite number in [0, OPTION_WEIGHT_MAX]."""
+OPTION_ITERATIONS_MAX = 10**5
+"""Tabu search: iterations per run <= OPTION_ITERATIONS_MAX."""
+OPTION_PER_JOB_MAX = 100
+"""Tabu search: extra iterations per waiting job <= OPTION_PER_JOB_MAX."""
+OPTION_COUNT_MAX = 10**9
+"""Tabu search: tabu_size, every <= OPTION_COUNT_MAX (they bound no loop beyond the jobs)."""
+SEED_MAX = 2**63 - 1
+"""0 <= a seed <= SEED_MAX."""
+PARAM_COUNT_MAX = 10**6
+"""Generator parameters that count things (nodes, jobs, slots, machines, cpus): <= 10^6."""
+PARAM_INT_MAX = 10**12
+"""Other integer generator parameters: |value| <= 10^12."""
+PARAM_REAL_MAX = 1e15
+"""Real generator parameters: finite, |value| <= 10^15."""

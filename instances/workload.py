@@ -11,20 +11,33 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from instances.checks import is_int, require_id, require_int, require_real
+from instances.checks import is_int, require_int, require_name, require_real
 from instances.errors import DataError
+from instances.limits import CLUSTER_TIME_MAX, CPUS_MAX, HORIZON_MAX, SPEED_MAX, SPEED_MIN, num
 
-MAX_TIME = 2**53 - 1
-"""Largest time in seconds (exact in a double: readers in other languages keep it)."""
-MAX_CPUS = 2**31 - 1
-"""Largest CPU count of a machine or job."""
+MAX_TIME = CLUSTER_TIME_MAX
+"""Largest time in seconds (:data:`instances.limits.CLUSTER_TIME_MAX`)."""
+MAX_CPUS = CPUS_MAX
+"""Largest CPU count of a machine or job (:data:`instances.limits.CPUS_MAX`)."""
 
 
 def _bounded(field: str, value: object, minimum: int, maximum: int) -> None:
     """Raise unless ``value`` is an integer in [minimum, maximum] (huge numbers are data errors)."""
     require_int(field, value, minimum=minimum)
     if is_int(value) and value > maximum:  # type: ignore[operator]
-        raise DataError(field, f"must be an integer <= {maximum}")
+        raise DataError(field, f"must be an integer <= {num(maximum)}")
+
+
+def _horizon(machines: tuple[Machine, ...], jobs: tuple[ClusterJob, ...]) -> None:
+    """Raise unless max r_j + sum_j ceil(e_j / s_min) <= HORIZON_MAX (every end fits int64)."""
+    if not jobs:
+        return
+    slowest = min(m.speed for m in machines)
+    total = sum(j.requested for j in jobs) / slowest + len(jobs) + max(j.submit for j in jobs)
+    if total > HORIZON_MAX:
+        raise DataError("jobs", "the last submit plus every estimate run in turn on the slowest "
+                                "machine, max r_j + sum ceil(e_j / s_min), must be <= 2^62 "
+                                "seconds")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -46,9 +59,10 @@ class Machine:
     speed: float = 1.0
 
     def __post_init__(self) -> None:
-        require_id("id", self.id)
+        require_name("id", self.id)
         _bounded("cpus", self.cpus, 1, MAX_CPUS)
-        object.__setattr__(self, "speed", require_real("speed", self.speed, positive=True))
+        speed = require_real("speed", self.speed, low=SPEED_MIN, high=SPEED_MAX)
+        object.__setattr__(self, "speed", speed)
 
 
 @dataclass(frozen=True)
@@ -80,7 +94,7 @@ class ClusterJob:
     deadline: int | None = None
 
     def __post_init__(self) -> None:
-        require_id("id", self.id)
+        require_name("id", self.id)
         _bounded("submit", self.submit, 0, MAX_TIME)
         _bounded("cpus", self.cpus, 1, MAX_CPUS)
         _bounded("work", self.work, 0, MAX_TIME)
@@ -133,8 +147,7 @@ class Workload:
     def __post_init__(self) -> None:
         machines = tuple(self.machines)
         jobs = tuple(self.jobs)
-        if not isinstance(self.name, str):
-            raise DataError("name", "must be a string")
+        require_name("name", self.name, empty=True)
         if not machines:
             raise DataError("machines", "must hold at least one machine")
         for i, machine in enumerate(machines):
@@ -149,6 +162,7 @@ class Workload:
         for i, job in enumerate(jobs):
             if job.cpus > widest:
                 raise DataError(f"jobs[{i}].cpus", f"must be <= {widest}, the widest machine")
+        _horizon(machines, jobs)
         order = sorted(range(len(jobs)), key=lambda i: jobs[i].submit)
         object.__setattr__(self, "machines", machines)
         object.__setattr__(self, "jobs", tuple(jobs[i] for i in order))
@@ -206,8 +220,11 @@ def trusted_workload(
     """Return a Workload whose jobs are already checked, unique, fit a machine and are queued.
 
     For bulk readers only (queue order = sorted by submit, ties in given order);
-    skips the per-job checks of ``Workload.__post_init__``.
+    skips the per-job checks of ``Workload.__post_init__``, not the name's or
+    the horizon's.
     """
+    require_name("name", name, empty=True)
+    _horizon(machines, jobs)
     workload = object.__new__(Workload)
     workload.__dict__.update(machines=machines, jobs=jobs, name=name, dropped=dropped)
     return workload

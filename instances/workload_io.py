@@ -33,12 +33,10 @@ def workload_from_dict(doc: Any) -> Workload:
     """Build a :class:`Workload` from a parsed ``planner.workload/1`` document."""
     if not isinstance(doc, dict):
         raise DataError("", "the document must be a JSON object")
-    _check_keys("", doc, _TOP_KEYS, ("format", "machines", "jobs"))
+    doc = _check_keys("", doc, _TOP_KEYS, ("format", "machines", "jobs"))  # null = absent
     if doc["format"] != FORMAT:
         raise DataError("format", f"must equal '{FORMAT}'")
     name = doc.get("name", "")
-    if not isinstance(name, str):
-        raise DataError("name", "must be a string")
     machines = _build_list(doc, "machines", _MACHINE_KEYS, ("id", "cpus"), Machine)
     jobs = _build_list(doc, "jobs", _JOB_KEYS, ("id", "submit", "cpus", "work"), ClusterJob)
     return Workload(machines, jobs, name=name)

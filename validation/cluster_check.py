@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -140,49 +141,84 @@ def _row(job: ClusterJob, row: Row, machines: dict[str, tuple[Machine, int]]) ->
     return out
 
 
+def _merged(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Return ``spans`` sorted and merged where they overlap or touch."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _text(spans: Iterable[tuple[int, int]]) -> str:
+    """Return CPU ranges as ``0-3 8``."""
+    return " ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in spans)
+
+
 def _allocation(at: str, job: ClusterJob, row: Row, machine: Machine, first: int) -> list[str]:
     out = []
-    if len(set(row.cpus)) != len(row.cpus):
+    spans = sorted(row.cpus)
+    if any(spans[k][0] <= spans[k - 1][1] for k in range(1, len(spans))):
         out.append(f"machine: {at}: allocated_resources name a CPU twice")
-    if len(row.cpus) != job.cpus:
-        out.append(f"machine: {at}: {len(row.cpus)} CPUs allocated, {job.cpus} requested")
-    outside = [c for c in row.cpus if not first <= c < first + machine.cpus]
+    count = sum(hi - lo + 1 for lo, hi in spans)
+    if count != job.cpus:
+        out.append(f"machine: {at}: {count} CPUs allocated, {job.cpus} requested")
+    last = first + machine.cpus - 1
+    outside = [(lo, hi) for lo, hi in spans if lo < first or hi > last]
     if outside:
-        out.append(f"machine: {at}: CPU(s) {outside[:5]} are not on machine '{machine.id}' "
-                   f"(CPUs {first}-{first + machine.cpus - 1})")  # fmt: skip
+        out.append(f"machine: {at}: CPU(s) {_text(outside[:5])} are not on machine "
+                   f"'{machine.id}' (CPUs {first}-{last})")  # fmt: skip
     return out
 
 
 def _overlaps(rows: Iterable[Row]) -> list[str]:
-    """CPUs of two jobs overlap in time; a zero-length job needs its CPUs free at its start."""
-    per_cpu: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
-    for row in rows:
-        for cpu in set(row.cpus):
-            per_cpu[cpu].append((row.ints["starting_time"], row.ints["finish_time"], row.job_id))
-    clashes: dict[tuple[str, int, str, int], list[int]] = defaultdict(list)
-    for cpu in sorted(per_cpu):
-        end, holder = -1, ""
-        for start, finish, ident in sorted(per_cpu[cpu]):
-            if start < end:
-                clashes[(ident, start, holder, end)].append(cpu)
-            if finish > end:
-                end, holder = finish, ident
+    """CPUs of two jobs overlap in time; a zero-length job needs its CPUs free at its start.
+
+    One sweep over the rows in (start, finish, id) order keeps, as disjoint CPU
+    ranges, the job holding each CPU longest so far; work and memory grow with
+    the number of ranges, never with CPU counts.
+    """
+    los: list[int] = []
+    held: list[tuple[int, int, int, str]] = []  # (lo, hi, until, job), disjoint, sorted
+    clashes: dict[tuple[str, int, str, int], list[tuple[int, int]]] = defaultdict(list)
+    order = sorted(rows, key=lambda r: (r.ints["starting_time"], r.ints["finish_time"], r.job_id))
+    for row in order:
+        start, finish, ident = row.ints["starting_time"], row.ints["finish_time"], row.job_id
+        for a, b in _merged(row.cpus):
+            i = bisect_right(los, a) - 1
+            if i < 0 or held[i][1] < a:
+                i += 1
+            j = i
+            new: list[tuple[int, int, int, str]] = []
+            cursor = a
+            while j < len(held) and held[j][0] <= b:
+                lo, hi, until, holder = held[j]
+                if lo < a:
+                    new.append((lo, a - 1, until, holder))
+                top = min(hi, b)
+                low = max(lo, a)
+                if cursor < low:
+                    new.append((cursor, low - 1, finish, ident))
+                if start < until:
+                    clashes[(ident, start, holder, until)].append((low, top))
+                keep = finish <= until
+                new.append((low, top, until, holder) if keep else (low, top, finish, ident))
+                if hi > b:
+                    new.append((b + 1, hi, until, holder))
+                cursor = top + 1
+                j += 1
+            if cursor <= b:
+                new.append((cursor, b, finish, ident))
+            new.sort()
+            held[i:j] = new
+            los[i:j] = [p[0] for p in new]
     return [
-        f"overlap: job '{ident}' starts at {start} on CPU(s) {_ranges(cpus)} while job "
+        f"overlap: job '{ident}' starts at {start} on CPU(s) {_text(_merged(cpus))} while job "
         f"'{holder}' runs there until {end}"
         for (ident, start, holder, end), cpus in clashes.items()
     ]
-
-
-def _ranges(cpus: list[int]) -> str:
-    """Return sorted CPU numbers as ``0-3 8``."""
-    parts: list[str] = []
-    for cpu in sorted(cpus):
-        if parts and cpu == int(parts[-1].split("-")[-1]) + 1:
-            parts[-1] = f"{parts[-1].split('-')[0]}-{cpu}"
-        else:
-            parts.append(str(cpu))
-    return " ".join(parts)
 
 
 def _capacity(

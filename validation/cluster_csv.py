@@ -5,6 +5,13 @@ Only the file syntax is checked here; what the rows mean is checked by
 says (missing or unknown columns, a number that is not one, a malformed CPU
 range) raises :class:`~instances.errors.InstanceFileError` naming the file,
 ``line N`` (with the column) and the rule.
+
+Only regular files are read (a FIFO or a device is refused before any read),
+at most ``FILE_MAX`` bytes (1 GiB), streamed row by row. Integers are ASCII
+decimals of at most 19 digits, parsed as integers (never through a double, so
+every time the limits allow round-trips exactly); ``12.0`` is accepted as 12
+(Batsim writes floats). CPU lists such as ``0-3 8`` are kept as ranges, never
+expanded, so a range of 10^9 CPUs costs what ``0-3`` does.
 """
 
 from __future__ import annotations
@@ -12,9 +19,13 @@ from __future__ import annotations
 import csv
 import math
 import os
+import re
+import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from instances.errors import InstanceFileError
+from instances.limits import FILE_MAX
 
 JOB_COLUMNS = (
     "job_id", "submission_time", "requested_number_of_resources", "requested_time", "success",
@@ -44,7 +55,8 @@ class Row:
     reals: dict[str, float]
     final_state: str
     machine: str
-    cpus: tuple[int, ...]
+    cpus: tuple[tuple[int, int], ...]
+    """The allocated CPUs as inclusive ranges ``(lo, hi)``, in the written order."""
     deadline: int | None
     delayed: bool | None
 
@@ -61,66 +73,91 @@ class Reservation:
     start: int
 
 
-def _rows(path: str | os.PathLike[str], columns: tuple[str, ...]) -> list[tuple[int, dict]]:
+def _nonblocking(path: str, flags: int) -> int:
+    """Open without blocking on a FIFO that has no writer (it is then refused as irregular)."""
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+def _rows(path: str | os.PathLike[str], columns: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
     name = os.fspath(path)
     try:
-        with open(name, encoding="utf-8", newline="") as fh:
-            reader = csv.DictReader(fh)
-            header = tuple(reader.fieldnames or ())
-            missing = [c for c in columns if c not in header]
-            if missing:
-                raise InstanceFileError(name, "line 1", f"missing column(s): {', '.join(missing)}")
-            extra = [c for c in header if c not in columns]
-            if extra:
-                raise InstanceFileError(name, "line 1", f"unknown column(s): {', '.join(extra)}")
-            rows = []
-            for record in reader:
-                if None in record or any(v is None for v in record.values()):
-                    raise InstanceFileError(name, f"line {reader.line_num}", "wrong field count")
-                rows.append((reader.line_num, record))
-            return rows
+        with open(name, "rb", opener=_nonblocking) as raw:
+            info = os.fstat(raw.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise InstanceFileError(name, "", "is not a regular file")
+            if info.st_size > FILE_MAX:
+                raise InstanceFileError(name, "", f"is larger than {FILE_MAX // 2**20} MiB")
+            with open(raw.fileno(), encoding="utf-8", newline="", closefd=False) as fh:
+                reader = csv.DictReader(fh)
+                header = tuple(reader.fieldnames or ())
+                missing = [c for c in columns if c not in header]
+                if missing:
+                    rule = f"missing column(s): {', '.join(missing)}"
+                    raise InstanceFileError(name, "line 1", rule)
+                extra = [c for c in header if c not in columns]
+                if extra:
+                    rule = f"unknown column(s): {', '.join(map(repr, extra))}"
+                    raise InstanceFileError(name, "line 1", rule)
+                for record in reader:
+                    if None in record or any(v is None for v in record.values()):
+                        where = f"line {reader.line_num}"
+                        raise InstanceFileError(name, where, "wrong field count")
+                    yield reader.line_num, record
     except OSError as err:
-        raise InstanceFileError(name, "", f"cannot read file ({err.strerror})") from None
-    except (UnicodeDecodeError, csv.Error) as err:
+        raise InstanceFileError(name, "", f"cannot read file ({err.strerror or err})") from None
+    except UnicodeDecodeError:
+        raise InstanceFileError(name, "", "is not a UTF-8 CSV file (invalid UTF-8)") from None
+    except csv.Error as err:
         raise InstanceFileError(name, "", f"is not a UTF-8 CSV file ({err})") from None
 
 
+_INT = re.compile(r"([+-]?[0-9]{1,19})(?:\.0*)?")
+_REAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+_SPAN = re.compile(r"([0-9]{1,19})(?:-([0-9]{1,19}))?")
+
+
+def _quote(text: str) -> str:
+    """Return at most 40 characters of ``text``, control characters escaped (one line)."""
+    short = text if len(text) <= 40 else text[:40] + "..."
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in short)
+
+
 def _integer(name: str, line: int, column: str, text: str) -> int:
-    """Parse an integer; ``12.0`` (Batsim writes floats) is accepted, ``12.5`` is not."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value != int(value):
-        rule = f"must be an integer, got '{text}'"
+    """Parse an ASCII integer of at most 19 digits; ``12.0`` is 12, ``12.5`` is an error."""
+    match = _INT.fullmatch(text)
+    if match is None:
+        rule = f"must be an integer of at most 19 digits, got '{_quote(text)}'"
         raise InstanceFileError(name, f"line {line}, column {column}", rule)
-    return int(value)
+    return int(match.group(1))
 
 
 def _real(name: str, line: int, column: str, text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = float(text) if _REAL.fullmatch(text) else math.nan
     if not math.isfinite(value):
-        raise InstanceFileError(
-            name, f"line {line}, column {column}", f"must be a number, got '{text}'"
-        )
+        rule = f"must be a finite decimal number, got '{_quote(text)}'"
+        raise InstanceFileError(name, f"line {line}, column {column}", rule)
     return value
 
 
-def parse_cpus(text: str) -> tuple[int, ...] | None:
-    """Return the CPUs of ``"0-3 8"`` in the written order, or None when malformed."""
-    cpus: list[int] = []
-    for token in text.split():
-        low, dash, high = token.partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+def parse_cpus(text: str) -> tuple[tuple[int, int], ...] | None:
+    """Return the CPU ranges of ``"0-3 8"`` as ``((0, 3), (8, 8))``, or None when malformed.
+
+    Tokens are separated by spaces; each is ``N`` or ``A-B`` with ASCII digits and
+    ``A <= B``. Ranges are never expanded.
+    """
+    spans: list[tuple[int, int]] = []
+    for token in text.split(" "):
+        if not token:
+            continue
+        match = _SPAN.fullmatch(token)
+        if match is None:
             return None
-        a, b = int(low), int(high) if dash else int(low)
-        if b < a:
+        low = int(match.group(1))
+        high = int(match.group(2)) if match.group(2) is not None else low
+        if high < low:
             return None
-        cpus.extend(range(a, b + 1))
-    return tuple(cpus)
+        spans.append((low, high))
+    return tuple(spans)
 
 
 def _flag(name: str, line: int, text: str) -> bool | None:
@@ -131,7 +168,8 @@ def _flag(name: str, line: int, text: str) -> bool | None:
         return True
     if lowered in ("0", "false", "0.0"):
         return False
-    raise InstanceFileError(name, f"line {line}, column delayed", f"must be 0 or 1, got '{text}'")
+    rule = f"must be 0 or 1, got '{_quote(text)}'"
+    raise InstanceFileError(name, f"line {line}, column delayed", rule)
 
 
 def read_jobs_csv(path: str | os.PathLike[str]) -> list[Row]:
@@ -141,7 +179,8 @@ def read_jobs_csv(path: str | os.PathLike[str]) -> list[Row]:
     for line, r in _rows(path, JOB_COLUMNS):
         cpus = parse_cpus(r["allocated_resources"])
         if cpus is None:
-            rule = f"malformed CPU ranges '{r['allocated_resources']}' (expected e.g. '0-3 8')"
+            text = _quote(r["allocated_resources"])
+            rule = f"malformed CPU ranges '{text}' (expected e.g. '0-3 8', ASCII digits)"
             raise InstanceFileError(name, f"line {line}, column allocated_resources", rule)
         deadline = r["deadline"].strip()
         out.append(
@@ -166,7 +205,7 @@ def read_reservations(path: str | os.PathLike[str]) -> list[Reservation]:
     out = []
     for line, r in _rows(path, RESERVATION_COLUMNS):
         if r["kind"] not in RESERVATION_KINDS:
-            rule = f"must be one of {', '.join(RESERVATION_KINDS)}, got '{r['kind']}'"
+            rule = f"must be one of {', '.join(RESERVATION_KINDS)}, got '{_quote(r['kind'])}'"
             raise InstanceFileError(name, f"line {line}, column kind", rule)
         out.append(
             Reservation(

@@ -11,10 +11,12 @@ log the independent checker uses, ``--plot`` a figure. See
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json
+from planner.cli.common import UsageError, choice, emit_json, one_line
 
 PROGRESS_MIN_JOBS = 10_000
 """Replays of at least this many jobs show a progress bar (on a TTY, without ``CI``)."""
@@ -146,8 +148,25 @@ def print_summary(s: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+_INT = re.compile(r"[+-]?[0-9]{1,19}")
+_REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]{1,3})?")
+
+
+def _number(text: str) -> int | float:
+    """Parse one ASCII decimal: an integer of at most 19 digits, or a finite real."""
+    if _INT.fullmatch(text):
+        return int(text)
+    if _REAL.fullmatch(text) and math.isfinite(float(text)):
+        return float(text)
+    raise ValueError(text)
+
+
 def policy_options(policy: str, items: list[str]) -> dict[str, Any]:
-    """Parse ``--option KEY=VALUE`` items (int, float, or a comma list of floats) and check them."""
+    """Parse ``--option KEY=VALUE`` items (int, float, or a comma list of numbers).
+
+    Numbers are ASCII decimals (no ``1_000``, no other digits, no ``inf`` or
+    ``nan``); ranges are each policy's own check (:mod:`planner.cluster.policies.options`).
+    """
     import inspect
 
     from planner.cluster import POLICIES
@@ -159,12 +178,11 @@ def policy_options(policy: str, items: list[str]) -> dict[str, Any]:
         key, eq, text = item.partition("=")
         if not eq or key not in accepted:
             takes = ", ".join(f"{k}=VALUE" for k in accepted) or "no options"
-            raise UsageError(f"planner simulate: --option {item}: policy {policy} takes {takes}")
+            raise UsageError(f"planner simulate: --option {one_line(item)}: policy {policy} "
+                             f"takes {takes}")  # fmt: skip
         try:
-            if text.lstrip("-").isdigit():
-                out[key] = int(text)
-            else:
-                out[key] = tuple(map(float, text.split(","))) if "," in text else float(text)
+            out[key] = tuple(map(_number, text.split(","))) if "," in text else _number(text)
         except ValueError:
-            raise UsageError(f"planner simulate: --option {item}: not a number") from None
+            raise UsageError(f"planner simulate: --option {one_line(item)}: not a finite decimal "
+                             "number (or a comma list of them)") from None  # fmt: skip
     return out

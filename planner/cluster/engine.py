@@ -6,7 +6,8 @@ one scheduling pass of the policy. A job whose actual duration is 0 needs its
 CPUs free when it starts and frees them at once. A job runs on one machine on
 its lowest-numbered free CPUs (CPUs numbered 0, 1, ... across machines in
 machine order) for ceil(min(w, e) / s) seconds: a job that outlives its
-estimate is killed at it. See ``docs/job-flows.md``.
+estimate is killed at it. Free and allocated CPUs are kept as ranges, so a
+machine of 2^31 − 1 CPUs costs what one of 10 does. See ``docs/job-flows.md``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,39 @@ from planner.cluster.records import Replay
 from planner.cluster.reservations import ReservationLog
 
 ESTIMATES = ("requested", "actual")
+
+Spans = tuple[tuple[int, int], ...]
+"""CPU numbers as sorted, disjoint, non-adjacent inclusive ranges ``((lo, hi), ...)``."""
+
+
+def take(free: list[tuple[int, int]], k: int) -> tuple[Spans, list[tuple[int, int]]]:
+    """Return (the ``k`` lowest-numbered CPUs of ``free``, the rest), both as ranges.
+
+    Work is proportional to the number of ranges, never to the CPU count.
+    """
+    taken: list[tuple[int, int]] = []
+    i = 0
+    while k > 0:
+        lo, hi = free[i]
+        size = hi - lo + 1
+        if size > k:
+            taken.append((lo, lo + k - 1))
+            return tuple(taken), [(lo + k, hi), *free[i + 1 :]]
+        taken.append((lo, hi))
+        k -= size
+        i += 1
+    return tuple(taken), free[i:]
+
+
+def give(free: list[tuple[int, int]], back: Spans) -> list[tuple[int, int]]:
+    """Return ``free`` with the ranges ``back`` added, merged into disjoint ranges."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted([*free, *back]):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
 
 
 def apply_estimates(workload: Workload, estimates: str) -> Workload:
@@ -86,9 +120,8 @@ def simulate(
     n = len(jobs)
     submit = [j.submit for j in jobs]
     offsets = workload.cpu_offsets()
-    free_cpus = [list(range(o, o + m.cpus)) for o, m in zip(offsets, workload.machines,
-                                                            strict=True)]  # fmt: skip
-    alloc: list[list[int]] = [[] for _ in range(n)]
+    free_cpus = [[(o, o + m.cpus - 1)] for o, m in zip(offsets, workload.machines, strict=True)]
+    alloc: list[Spans] = [() for _ in range(n)]
     ends: list[tuple[int, int]] = []  # heap of (actual end, job)
     running, finish = cluster.running, cluster.finish
     clock = time.process_time
@@ -101,7 +134,7 @@ def simulate(
         cluster.idle += cluster.cpus[job]
         lst = running[m]
         del lst[bisect_left(lst, (cluster.planned_end[job], job))]
-        free_cpus[m] = sorted(free_cpus[m] + alloc[job])
+        free_cpus[m] = give(free_cpus[m], alloc[job])
         finish[job] = cluster.now
         for table in tables:
             table.forget(job)
@@ -113,8 +146,7 @@ def simulate(
     def on_start(job: int, m: int, end: int) -> None:
         if cluster.now < submit[job]:
             raise InvariantError(f"job {jobs[job].id} starts at {cluster.now} before its submit")
-        k = cluster.cpus[job]
-        alloc[job], free_cpus[m] = free_cpus[m][:k], free_cpus[m][k:]
+        alloc[job], free_cpus[m] = take(free_cpus[m], cluster.cpus[job])
         if end == cluster.now:
             complete(job)
         else:

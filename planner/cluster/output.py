@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterable
-from itertools import chain, pairwise
 from pathlib import Path
 
 from planner.cluster.records import Replay
@@ -26,6 +25,11 @@ COLUMNS = (
     "waiting_time", "turnaround_time", "stretch", "allocated_resources", "machine",
     "deadline", "delayed", "bounded_slowdown",
 )  # fmt: skip
+
+
+def span_text(spans: Iterable[tuple[int, int]]) -> str:
+    """Return inclusive CPU ranges as text: ``((0, 3), (8, 8))`` → ``"0-3 8"``."""
+    return " ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in spans)
 
 
 def cpu_ranges(cpus: Iterable[int]) -> str:
@@ -42,35 +46,6 @@ def cpu_ranges(cpus: Iterable[int]) -> str:
     if run:
         parts.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
     return " ".join(parts)
-
-
-def allocations(alloc: list[list[int]]) -> list[str]:
-    """Return :func:`cpu_ranges` of every job's CPU list, computed for all jobs at once.
-
-    The ranges are found on the concatenated lists with numpy; a list that is
-    not ascending or repeats a CPU is left to :func:`cpu_ranges`.
-    """
-    import numpy as np
-
-    sizes = np.fromiter(map(len, alloc), dtype=np.int64, count=len(alloc))
-    offsets = np.concatenate(([0], np.cumsum(sizes)))
-    flat = np.fromiter(chain.from_iterable(alloc), dtype=np.int64, count=int(offsets[-1]))
-    if not len(flat):
-        return [cpu_ranges(a) for a in alloc]
-    first = np.zeros(len(flat), dtype=bool)
-    first[offsets[:-1][sizes > 0]] = True
-    step = np.diff(flat, prepend=0)
-    odd = np.flatnonzero(~first & (step <= 0))  # not ascending within a job
-    head = first | (step != 1)
-    starts = np.flatnonzero(head)
-    ends = np.append(starts[1:], len(flat)) - 1
-    lo, hi = flat[starts].tolist(), flat[ends].tolist()
-    text = [str(a) if a == b else f"{a}-{b}" for a, b in zip(lo, hi, strict=True)]
-    bounds = np.searchsorted(starts, offsets).tolist()
-    out = [text[a] if b == a + 1 else " ".join(text[a:b]) for a, b in pairwise(bounds)]
-    for k in set((np.searchsorted(offsets, odd, side="right") - 1).tolist()):
-        out[k] = cpu_ranges(alloc[k])
-    return out
 
 
 _QUOTED = re.compile(r'[,"\r\n]')
@@ -91,7 +66,7 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
         ids, map(str, c.submit), map(str, c.cpus), map(str, c.requested),
         [fixed[0][k] for k in c.killed], [fixed[1][k] for k in c.killed],
         map(str, replay.start), map(str, c.duration), map(str, replay.finish),
-        map(str, c.wait), map(str, c.response), map(real, c.slowdown), allocations(replay.alloc),
+        map(str, c.wait), map(str, c.response), map(real, c.slowdown), map(span_text, replay.alloc),
         [names[m] for m in replay.machine], ["" if d is None else str(d) for d in c.deadline],
         ["1" if d else "0" for d in c.delayed], map(real, c.bounded_slowdown),
     ]  # fmt: skip

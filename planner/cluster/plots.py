@@ -63,16 +63,8 @@ def gantt(ax: object, replay: Replay, window: tuple[int, int] | None = None) -> 
     for k, r in enumerate(recs):
         if r.finish <= lo or r.start >= hi or r.finish == r.start:
             continue
-        spans, run = [], [r.cpu_ids[0]]
-        for c in r.cpu_ids[1:]:
-            if c == run[-1] + 1:
-                run.append(c)
-            else:
-                spans.append(run)
-                run = [c]
-        spans.append(run)
-        for s in spans:
-            ax.broken_barh([(r.start, r.duration)], (s[0], len(s)),  # type: ignore[attr-defined]
+        for first, last in r.cpu_spans:
+            ax.broken_barh([(r.start, r.duration)], (first, last - first + 1),  # type: ignore[attr-defined]
                            facecolors=cmap(k % 20), edgecolors="black", linewidth=0.3)  # fmt: skip
     ax.set_xlim(lo, hi)  # type: ignore[attr-defined]
     ax.set_ylim(0, replay.workload.total_cpus)  # type: ignore[attr-defined]

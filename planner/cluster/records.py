@@ -32,9 +32,14 @@ class JobRecord:
     start: int
     finish: int
     machine: str
-    cpu_ids: tuple[int, ...]
+    cpu_spans: tuple[tuple[int, int], ...]
     killed: bool
     deadline: int | None
+
+    @property
+    def cpu_ids(self) -> tuple[int, ...]:
+        """Return every CPU number (materialised: for small machines, e.g. tests and plots)."""
+        return tuple(c for lo, hi in self.cpu_spans for c in range(lo, hi + 1))
 
     @property
     def duration(self) -> int:
@@ -71,6 +76,8 @@ class JobRecord:
 class Replay:
     """A finished replay: the workload as replayed, and where and when each job ran.
 
+    ``alloc[j]`` holds job j's CPUs as inclusive ranges ``((lo, hi), ...)``.
+
     ``instants`` counts the event instants processed (one scheduling pass each).
     """
 
@@ -79,7 +86,7 @@ class Replay:
     start: list[int]
     machine: list[int]
     finish: list[int]
-    alloc: list[list[int]]
+    alloc: list[tuple[tuple[int, int], ...]]
     scheduler_seconds: float
     instants: int = 0
 
@@ -96,7 +103,7 @@ class Replay:
                 self.start[i],
                 self.finish[i],
                 machines[self.machine[i]].id,
-                tuple(self.alloc[i]),
+                self.alloc[i],
                 j.killed(),
                 j.deadline,
             )

@@ -49,3 +49,20 @@ def test_invalid_data_names_the_field(build, path: str) -> None:
     with pytest.raises(DataError) as err:
         build()
     assert err.value.path == path
+
+
+def test_horizon_bound_keeps_every_end_inside_int64() -> None:
+    """max r_j + sum ceil(e_j / s_min) must stay <= 2^62; the slowest machine counts."""
+    slow, fast = Machine("s", 1, speed=1e-3), Machine("f", 1, speed=1.0)
+    jobs = tuple(ClusterJob(str(i), 10**12, 1, 10**12) for i in range(4700))
+    Workload((fast,), jobs)  # 4700 * 10^12 + 10^12 < 2^62 at speed 1
+    with pytest.raises(DataError, match=r"^jobs: .*2\^62"):
+        Workload((fast, slow), jobs)  # at speed 10^-3 the serial horizon is 4.7e18 > 2^62
+
+
+def test_largest_values_the_limits_allow_are_valid() -> None:
+    """The documented maxima themselves are accepted (the limits are inclusive)."""
+    m = Machine("m", 2**31 - 1, speed=1e-3)
+    job = ClusterJob("j", 10**12, 2**31 - 1, 10**12, 10**12, 10**12)
+    Workload((m, Machine("n", 1, speed=1e6)), (job,))
+    assert job.planned_duration(m) == 10**15

@@ -76,6 +76,15 @@ def test_estimates_actual() -> None:
         read_workload(path, estimates="perfect")
 
 
+def test_null_optional_keys_are_their_defaults() -> None:
+    """``null`` for an optional key (name, speed, estimate, deadline) reads as its default."""
+    doc = _with("name", None)
+    doc["machines"][0]["speed"] = None
+    doc["jobs"][0]["estimate"] = None
+    w = loads_workload(json.dumps(doc), "w.json")
+    assert w.name == "" and w.machines[0].speed == 1.0 and w.jobs[0].estimate is None
+
+
 INVALID: list[tuple[Any, str, str, bool]] = [
     # (document, JSON path named, rule fragment, the schema can express it too)
     (_with("format", "planner.workload/2"), "format", "must equal", True),  # wrong format
@@ -89,7 +98,10 @@ INVALID: list[tuple[Any, str, str, bool]] = [
     (_with("machines.0.cpus", 0), "machines[0].cpus", ">= 1", True),  # a machine needs a CPU
     (_with("machines.0.cpus", 2.0), "machines[0].cpus", "integer", False),  # 2.0: JSON Schema int
     (_with("machines.0.cpus", "4"), "machines[0].cpus", "integer", True),  # text, not a number
-    (_with("machines.0.speed", 0), "machines[0].speed", "> 0", True),  # speed must be positive
+    (_with("machines.0.speed", 0), "machines[0].speed", ">= 10^-3", True),  # speed must be positive
+    (_with("machines.0.speed", 1e-300), "machines[0].speed", ">= 10^-3", True),  # durations explode
+    (_with("machines.0.speed", 5e-324), "machines[0].speed", ">= 10^-3", True),  # subnormal speed
+    (_with("machines.0.speed", 1e7), "machines[0].speed", "<= 10^6", True),  # beyond the limit
     (_with("machines.1.id", "a"), "machines[1].id", "unique", False),  # repeated machine id
     (_with("machines.0.id", ""), "machines[0].id", "non-empty", True),  # empty id
     (_with("jobs.0.cpus", 5), "jobs[0].cpus", "widest machine", False),  # wider than every machine
@@ -99,8 +111,14 @@ INVALID: list[tuple[Any, str, str, bool]] = [
     (_with("jobs.0.estimate", -3), "jobs[0].estimate", ">= 0", True),  # negative estimate
     (_with("jobs.0.deadline", True), "jobs[0].deadline", "integer", True),  # a boolean, no time
     (_with("jobs.1.id", "1"), "jobs[1].id", "unique", False),  # repeated job id
-    (_with("jobs.0.work", 2**53), "jobs[0].work", "<= 9007199254740991", True),  # huge number
+    (_with("jobs.0.work", 2**53), "jobs[0].work", "<= 10^12", True),  # huge number
+    (_with("jobs.0.deadline", 10**12 + 1), "jobs[0].deadline", "<= 10^12", True),  # past the limit
+    (_with("jobs.0.id", "a\nb"), "jobs[0].id", "control characters", True),  # breaks CSV rows
+    (_with("name", "x\x85"), "name", "control characters", True),  # C1 control (NEL)
+    (_with("name", "\ud800"), "name", "lone surrogates", False),  # not encodable as UTF-8
+    (_with("name", "n" * 10_001), "name", "at most 10000", True),  # name too long
     (_with("machines.0.cpus", 10**12), "machines[0].cpus", "<= 2147483647", True),  # huge count
+    (_with("machines.0.cpus", 2**31), "machines[0].cpus", "<= 2147483647", True),  # one past
     (_with("name", 3), "name", "must be a string", True),  # name is text
     ([], "", "JSON object", True),  # not an object
 ]
@@ -154,7 +172,10 @@ def test_invalid_text(text: str, path: str, rule: str) -> None:
     ("doc", "needle"),
     [
         (_with("jobs.0.cpus", 0), "bad.json: jobs[0].cpus: must be an integer >= 1"),
-        (_with("machines.0.speed", -1), "bad.json: machines[0].speed: must be a finite number > 0"),
+        (
+            _with("machines.0.speed", -1),
+            "bad.json: machines[0].speed: must be a finite number >= 10^-3 and <= 10^6",
+        ),
         (_with("jobs.0.deadline", "soon"), "bad.json: jobs[0].deadline: must be an integer >= 0"),
     ],
 )

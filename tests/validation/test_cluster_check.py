@@ -242,3 +242,131 @@ def test_checker_imports_neither_planner_nor_the_simulator() -> None:
         names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         assert not [n for n in names if n.split(".")[0] == "planner"], module.__name__
+
+
+def _naive_overlaps(rows: list[Any]) -> set[tuple[str, int, str, int, int]]:
+    """Reference: per CPU, sweep jobs in (start, finish, id) order (every CPU materialised)."""
+    per_cpu: dict[int, list[tuple[int, int, str]]] = {}
+    for row in rows:
+        for lo, hi in row.cpus:
+            for cpu in range(lo, hi + 1):
+                per_cpu.setdefault(cpu, []).append(
+                    (row.ints["starting_time"], row.ints["finish_time"], row.job_id)
+                )
+    out = set()
+    for cpu, jobs in per_cpu.items():
+        end, holder = -1, ""
+        for start, finish, ident in sorted(set(jobs)):
+            if start < end:
+                out.add((ident, start, holder, end, cpu))
+            if finish > end:
+                end, holder = finish, ident
+    return out
+
+
+def test_overlap_sweep_matches_a_per_cpu_reference() -> None:
+    """The range-based overlap sweep reports exactly the (job, holder, CPU) clashes that a
+    per-CPU sweep finds, on 300 random small schedules (seeded)."""
+    from validation.cluster_check import _overlaps
+    from validation.cluster_csv import Row
+
+    rng = random.Random(7)
+    for _ in range(300):
+        rows = []
+        for k in range(rng.randint(1, 7)):
+            start = rng.randint(0, 6)
+            spans = []
+            for _ in range(rng.randint(1, 3)):
+                lo = rng.randint(0, 12)
+                spans.append((lo, lo + rng.randint(0, 4)))
+            ints = {"starting_time": start, "finish_time": start + rng.randint(0, 4)}
+            rows.append(Row(k + 2, f"j{k}", ints, {}, "", "m", tuple(spans), None, None))
+        got = set()
+        for line in _overlaps(rows):
+            ident = line.split("'")[1]
+            holder = line.split("'")[3]
+            start = int(line.split(" starts at ")[1].split()[0])
+            end = int(line.rsplit(" ", 1)[1])
+            cpus = line.split(" on CPU(s) ")[1].split(" while ")[0]
+            for token in cpus.split():
+                lo, _, hi = token.partition("-")
+                for cpu in range(int(lo), int(hi or lo) + 1):
+                    got.add((ident, start, holder, end, cpu))
+        assert got == _naive_overlaps(rows)
+
+
+def test_huge_machine_and_times_round_trip_exactly(tmp_path: Path) -> None:
+    """A machine of 2^31 - 1 CPUs at speed 10^-3 and times near the limits: simulate writes
+    ends past 2^53 and check-schedule reads them back as exact integers (no violation)."""
+    from instances.workload import ClusterJob, Machine, Workload
+
+    w = Workload(
+        (Machine("a", 2**31 - 1, speed=1e-3), Machine("b", 10**8)),
+        (
+            ClusterJob("1", 0, 2**31 - 1, 10**12),
+            ClusterJob("2", 5, 10**8 - 1, 7, 10**12, 10**12),
+            ClusterJob("3", 6, 2**31 - 1, 10**12 - 1),
+            ClusterJob("4", 10**12, 1, 10**12 - 3),
+        ),
+    )
+    flow, jobs = tmp_path / "w.json", tmp_path / "jobs.csv"
+    write_workload(w, flow)
+    for policy in ("fcfs", "easy", "conservative", "tabu"):
+        assert main(["simulate", str(flow), "--policy", policy, "-o", str(jobs)]) == 0
+        text = jobs.read_text(encoding="utf-8")
+        assert "1999999999999000" in text  # finish of job 3 after job 1: > 2^53, exact
+        extra = ["--policy", "fcfs"] if policy == "fcfs" else []
+        assert main(["check-schedule", str(flow), str(jobs), *extra]) == 0
+
+
+@pytest.mark.parametrize(
+    ("cells", "needle"),
+    [
+        ({"allocated_resources": "\u00b2"}, "malformed CPU ranges"),  # superscript two
+        ({"allocated_resources": "\uff10-\uff13"}, "malformed CPU ranges"),  # full-width digits
+        ({"allocated_resources": "0-100000000000000000000"}, "malformed"),  # 21 digits
+        ({"allocated_resources": "0\t3"}, "malformed"),  # tab separator
+        ({"allocated_resources": "-1"}, "malformed"),  # negative CPU
+        ({"starting_time": "1_0"}, "must be an integer"),  # Python-only grouping
+        ({"starting_time": "1e3"}, "must be an integer"),  # exponent in an integer column
+        ({"starting_time": "\u0661"}, "must be an integer"),  # Arabic-Indic digit one
+        ({"starting_time": "12345678901234567890"}, "at most 19 digits"),  # beyond int64
+        ({"stretch": "nan"}, "must be a finite decimal"),  # NaN
+        ({"stretch": "1e999"}, "must be a finite decimal"),  # overflows to infinity
+        ({"delayed": "\x00"}, "must be 0 or 1, got '\\x00'"),  # a NUL byte, escaped
+    ],
+)
+def test_cli_strict_cells_exit_2(cells: dict[str, str], needle: str, tmp_path: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """Every cell class no CSV tool reads as a number is one stderr line and exit 2."""
+    workload = tmp_path / "w.json"
+    write_workload(HAND, workload)
+    path = write_rows(tmp_path / "jobs.csv", _edit("j3", **cells))
+    assert main(["check-schedule", str(workload), str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and needle in err
+
+
+def test_cli_refuses_huge_cpu_range_without_expanding_it(tmp_path: Path, capsys) -> None:
+    """A range of 10^18 CPUs is counted, not materialised: a 'machine' violation, exit 2."""
+    workload = tmp_path / "w.json"
+    write_workload(HAND, workload)
+    huge = _edit("j3", allocated_resources="0-999999999999999999")
+    path = write_rows(tmp_path / "jobs.csv", huge)
+    assert main(["check-schedule", str(workload), str(path)]) == 2
+    assert "CPUs allocated" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs FIFOs")
+def test_cli_refuses_fifo_and_devices_at_once(tmp_path: Path, capsys) -> None:
+    """A FIFO without a writer and a character device are refused before any read."""
+    import os
+
+    workload = tmp_path / "w.json"
+    write_workload(HAND, workload)
+    fifo = tmp_path / "jobs.csv"
+    os.mkfifo(fifo)
+    for path in (str(fifo), "/dev/zero"):
+        assert main(["check-schedule", str(workload), path]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "is not a regular file" in err

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from planner.cluster.cluster import Cluster, InvariantError
 from planner.cluster.policies.base import Policy
+from planner.cluster.policies.options import flag
 from planner.cluster.reservations import ReservationLog
 from planner.cluster.schedule import NO_DEADLINE, MachineSchedule, acceptance, nondelayed
 
@@ -35,9 +36,7 @@ class EgEdf(Policy):
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None,
                  all_jobs: bool = True) -> None:  # fmt: skip
         super().__init__(cluster, log=log)
-        if all_jobs not in (0, 1):
-            raise ValueError(f"{self.name}: all_jobs must be 0 or 1")
-        self.all_jobs = bool(all_jobs)
+        self.all_jobs = flag(self.name, "all_jobs", all_jobs)
         self.settled = 0
         """Started jobs (running: planned to; finished: did) meeting their deadline (all_jobs)."""
         self.started_late: dict[int, bool] = {}

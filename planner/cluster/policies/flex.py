@@ -16,15 +16,18 @@ with each term scaled to [0, 1] over the waiting queue:
 * W_j (waiting time): (t − r_j) / the longest wait in the queue;
 * S_j (shortness): 1 for the shortest estimate e_j, 0 for the longest.
 
-The weights are the ``weights`` option (default 1, 1, 1).
+The weights are the ``weights`` option (default 1, 1, 1): three finite
+numbers in [0, 10^6] (:data:`instances.limits.OPTION_WEIGHT_MAX`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from instances.limits import OPTION_WEIGHT_MAX
 from planner.cluster.cluster import Cluster
 from planner.cluster.policies.easy import Easy
+from planner.cluster.policies.options import reals
 from planner.cluster.reservations import ReservationLog
 
 WEIGHTS = (1.0, 1.0, 1.0)
@@ -46,9 +49,7 @@ class Flex(Easy):
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None,
                  weights: Sequence[float] = WEIGHTS) -> None:  # fmt: skip
         super().__init__(cluster, log=log)
-        if len(weights) != 3 or any(not w >= 0 for w in weights):
-            raise ValueError("flex: weights must be three numbers >= 0")
-        self.weights = tuple(float(w) for w in weights)
+        self.weights = reals(self.name, "weights", weights, 3, 0.0, OPTION_WEIGHT_MAX)
         jobs = cluster.workload.jobs
         fastest = max(m.speed for m in cluster.workload.machines)
         self.run = [j.requested / fastest for j in jobs]

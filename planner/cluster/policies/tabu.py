@@ -22,7 +22,10 @@ iterations=0, per_job=2``):
   its gap list with an unbounded one);
 * the job enters the tabu list (the oldest leaves when it holds ``tabu_size``).
 
-Running jobs are never moved. Same seed, same replay.
+Running jobs are never moved. Same seed, same replay. Every option is
+bounded (:mod:`instances.limits`): ``iterations`` <= 10^5, ``per_job`` <= 100,
+``period`` <= 10^12 s, so one run costs at most 10^5 + 100 × (waiting jobs)
+iterations.
 """
 
 from __future__ import annotations
@@ -30,8 +33,16 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 
+from instances.limits import (
+    CLUSTER_TIME_MAX,
+    OPTION_COUNT_MAX,
+    OPTION_ITERATIONS_MAX,
+    OPTION_PER_JOB_MAX,
+    SEED_MAX,
+)
 from planner.cluster.cluster import Cluster
 from planner.cluster.policies.egedf import EgEdf
+from planner.cluster.policies.options import count, flag, real
 from planner.cluster.reservations import ReservationLog
 from planner.cluster.schedule import MachineSchedule, acceptance, makespan, nondelayed
 
@@ -68,15 +79,14 @@ class Tabu(EgEdf):
                  seed: int = 0, all_jobs: bool = True, period: float = 0.0,
                  per_job: float = 0.0, tail: bool = False) -> None:  # fmt: skip
         super().__init__(cluster, log=log, all_jobs=all_jobs)
-        for name, value, low in (("iterations", iterations, 0), ("tabu_size", tabu_size, 1),
-                                 ("every", every, 1)):  # fmt: skip
-            if not isinstance(value, int) or value < low:
-                raise ValueError(f"tabu: {name} must be an integer >= {low}")
-        for name, number in (("period", period), ("per_job", per_job)):
-            if not isinstance(number, int | float) or not 0 <= number < float("inf"):
-                raise ValueError(f"tabu: {name} must be a finite number >= 0")
-        if tail not in (0, 1):
-            raise ValueError("tabu: tail must be 0 or 1")
+        name = self.name
+        iterations = count(name, "iterations", iterations, 0, OPTION_ITERATIONS_MAX)
+        tabu_size = count(name, "tabu_size", tabu_size, 1, OPTION_COUNT_MAX)
+        every = count(name, "every", every, 1, OPTION_COUNT_MAX)
+        seed = count(name, "seed", seed, 0, SEED_MAX)
+        period = real(name, "period", period, 0.0, CLUSTER_TIME_MAX)
+        per_job = real(name, "per_job", per_job, 0.0, OPTION_PER_JOB_MAX)
+        tail = flag(name, "tail", tail)
         self.iterations, self.tabu_size, self.every = iterations, tabu_size, every
         self.period, self.per_job, self.tail = float(period), float(per_job), bool(tail)
         self.next_run = 0.0

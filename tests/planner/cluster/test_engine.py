@@ -101,3 +101,21 @@ def test_unknown_policy_name() -> None:
 
     with pytest.raises(DataError, match="fcfs, easy, conservative"):
         simulate(TWO_JOBS, "sjf")
+
+
+def test_cpu_ranges_take_and_give_back() -> None:
+    """take() hands out the lowest-numbered CPUs as ranges; give() merges them back."""
+    from planner.cluster.engine import give, take
+
+    taken, rest = take([(0, 3), (8, 9)], 5)
+    assert taken == ((0, 3), (8, 8)) and rest == [(9, 9)]
+    assert give(rest, taken) == [(0, 3), (8, 9)]
+    assert give([(5, 9)], ((0, 4),)) == [(0, 9)]
+
+
+def test_machine_of_max_cpus_replays_without_per_cpu_memory() -> None:
+    """A machine of 2^31 - 1 CPUs (the limit) replays; allocations are ranges."""
+    w = Workload((Machine("m", 2**31 - 1),), (ClusterJob("a", 0, 2**31 - 2, 5),
+                                             ClusterJob("b", 1, 1, 5)))  # fmt: skip
+    rec = {r.id: r for r in simulate(w, "easy").records}
+    assert rec["a"].cpu_spans == ((0, 2**31 - 3),) and rec["b"].cpu_spans == ((2**31 - 2,) * 2,)

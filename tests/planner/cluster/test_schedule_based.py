@@ -324,25 +324,67 @@ def test_cli_real_trace_with_synthetic_deadlines(
 
 
 @pytest.mark.parametrize(
-    ("option", "message"),
+    ("policy", "option", "message"),
     [
-        ("iterations=-1", "iterations must be an integer >= 0"),  # rejected by the policy
-        ("iterations=x", "not a number"),  # not numeric
-        ("colour=3", "policy tabu takes iterations=VALUE"),  # unknown key
-        ("iterations", "policy tabu takes"),  # no '='
+        ("tabu", "iterations=-1", "iterations must be an integer in [0, 10^5]"),  # negative
+        ("tabu", "iterations=100001", "iterations must be an integer in [0, 10^5]"),  # too many
+        ("tabu", "iterations=x", "not a finite decimal"),  # not numeric
+        ("tabu", "iterations=1_000", "not a finite decimal"),  # Python-only digit grouping
+        ("tabu", "iterations=\uff11", "not a finite decimal"),  # full-width digit one
+        ("tabu", "iterations=\u00b2", "not a finite decimal"),  # superscript two
+        ("tabu", "iterations=2.5", "iterations must be an integer"),  # fractional count
+        ("tabu", "per_job=1e308", "per_job must be a finite number in [0, 100]"),  # endless run
+        ("tabu", "per_job=nan", "not a finite decimal"),  # not a number
+        ("tabu", "period=1e13", "period must be a finite number in [0, 10^12]"),  # past the limit
+        ("tabu", "tabu_size=0", "tabu_size must be an integer in [1, 10^9]"),  # empty tabu list
+        ("tabu", "seed=-1", "seed must be an integer in [0, "),  # seeds are non-negative
+        ("tabu", "seed=99999999999999999999", "seed must be an integer"),  # beyond int64
+        ("tabu", "tail=2", "tail must be 0 or 1"),  # a flag
+        ("tabu", "tail=1,0", "tail must be 0 or 1"),  # a list for a flag
+        ("egedf", "all_jobs=0.5", "all_jobs must be 0 or 1"),  # a flag
+        ("flex", "weights=1", "weights must be 3 finite numbers in [0, 10^6]"),  # one number
+        ("flex", "weights=1,1", "weights must be 3 finite numbers"),  # too few
+        ("flex", "weights=inf,1,1", "not a finite decimal"),  # infinite weight
+        ("flex", "weights=1e400,1,1", "not a finite decimal"),  # overflows to infinity
+        ("flex", "weights=1e7,1,1", "weights must be 3 finite numbers in [0, 10^6]"),  # too big
+        ("flex", "weights=-1,1,1", "weights must be 3 finite numbers in [0, 10^6]"),  # negative
+        ("tabu", "colour=3", "policy tabu takes iterations=VALUE"),  # unknown key
+        ("tabu", "iterations", "policy tabu takes"),  # no '='
+        ("easy", "x=1", "policy easy takes no options"),  # EASY has none
     ],
 )
-def test_cli_bad_policy_option(option: str, message: str, tmp_path: Path,
+def test_cli_bad_policy_option(policy: str, option: str, message: str, tmp_path: Path,
                                capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    """A bad --option is one stderr line and exit code 2."""
+    """A bad --option is one stderr line and exit code 2, for every class of bad value."""
     from instances import write_workload
     from planner.cli import main
 
     flow = tmp_path / "flow.json"
     write_workload(Workload((Machine("m0", 1),), (j(0, 1, 5),)), flow)
-    assert main(["simulate", str(flow), "--policy", "tabu", "--option", option]) == 2
+    assert main(["simulate", str(flow), "--policy", policy, "--option", option]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+@pytest.mark.parametrize(
+    ("policy", "options"),
+    [
+        ("flex", {"weights": [1, 2]}),  # a list of the wrong length
+        ("flex", {"weights": "1,1,1"}),  # text is not a sequence of numbers
+        ("flex", {"weights": (True, 1, 1)}),  # a bool is no weight
+        ("tabu", {"per_job": float("inf")}),  # infinite
+        ("tabu", {"iterations": 10**30}),  # huge
+        ("tabu", {"every": 1.0}),  # a float for a count
+    ],
+)
+def test_api_rejects_bad_options(policy: str, options: dict[str, object]) -> None:
+    """simulate() refuses the same values through the Python API with a one-line ValueError."""
+    from planner.cluster import simulate
+
+    w = Workload((Machine("m0", 1),), (j(0, 1, 5),))
+    with pytest.raises(ValueError, match=f"^{policy}: ") as err:
+        simulate(w, policy, **options)
+    assert "\n" not in str(err.value)
 
 
 def test_cli_policy_options_reach_the_policy(
