@@ -192,7 +192,7 @@ class Workload:
 
 def trusted_jobs(
     ids: list[str], submit: list[int], cpus: list[int], work: list[int],
-    estimate: list[int | None],
+    estimate: list[int | None], deadline: list[int | None] | None = None,
 ) -> tuple[ClusterJob, ...]:  # fmt: skip
     """Build jobs from columns a reader has already checked against every rule of ClusterJob.
 
@@ -203,7 +203,8 @@ def trusted_jobs(
     """
     new = object.__new__
     jobs = []
-    for values in zip(ids, submit, cpus, work, estimate, [None] * len(ids), strict=True):
+    deadline = [None] * len(ids) if deadline is None else deadline
+    for values in zip(ids, submit, cpus, work, estimate, deadline, strict=True):
         job = new(ClusterJob)
         job.__dict__.update(zip(_JOB_FIELDS, values, strict=True))
         jobs.append(job)

@@ -11,14 +11,13 @@ the rule, e.g. ``w.json: jobs[3].cpus: must be an integer >= 1``.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Sequence
 from typing import Any
 
 from instances.errors import DataError, InstanceFileError
 from instances.io import _build_list, _check_keys, dumps_document, load_json, read_text
-from instances.workload import ClusterJob, Machine, Workload
+from instances.workload import ClusterJob, Machine, Workload, trusted_jobs, trusted_workload
 
 FORMAT = "planner.workload/1"
 ESTIMATES = ("requested", "actual")
@@ -127,9 +126,16 @@ def with_machines(workload: Workload, machines: Sequence[Machine]) -> Workload:
 
 
 def perfect_estimates(workload: Workload) -> Workload:
-    """Return ``workload`` with every estimate equal to the work (``estimates="actual"``)."""
-    jobs = tuple(dataclasses.replace(j, estimate=j.work) for j in workload.jobs)
-    return dataclasses.replace(workload, jobs=jobs)
+    """Return ``workload`` with every estimate equal to the work (``estimates="actual"``).
+
+    The jobs were checked when ``workload`` was built and e_j = w_j keeps them
+    valid, so they are rebuilt without per-job checks (the horizon is checked).
+    """
+    jobs = workload.jobs
+    work = [j.work for j in jobs]
+    ids, submit, cpus = [j.id for j in jobs], [j.submit for j in jobs], [j.cpus for j in jobs]
+    rebuilt = trusted_jobs(ids, submit, cpus, work, work, [j.deadline for j in jobs])
+    return trusted_workload(workload.machines, rebuilt, workload.name, workload.dropped)
 
 
 def workload_to_dict(workload: Workload) -> dict[str, Any]:

@@ -227,3 +227,19 @@ def test_written_files_validate_against_the_schema() -> None:
 def test_schema_rejects_what_it_can_express(doc: Any, path: str, rule: str, schema: bool) -> None:
     """Rows the schema can express fail it too; the others (uniqueness, width, 2.0) pass it."""
     assert _validator().is_valid(doc) is not schema
+
+
+def test_perfect_estimates_equal_replacing_each_estimate() -> None:
+    """perfect_estimates (no per-job checks) equals dataclasses.replace(job, estimate=work)."""
+    import dataclasses
+
+    from instances.workload_io import perfect_estimates
+
+    jobs = (ClusterJob("a", 5, 1, 10, 3, deadline=40), ClusterJob("b", 0, 2, 4),
+            ClusterJob("c", 5, 1, 0, 9))  # fmt: skip
+    w = Workload((Machine("m", 2, 1.5),), jobs, name="w", dropped=(("submit_unknown", 2),))
+    expected = dataclasses.replace(
+        w, jobs=tuple(dataclasses.replace(j, estimate=j.work) for j in w.jobs)
+    )
+    assert perfect_estimates(w) == expected
+    assert [j.deadline for j in perfect_estimates(w).jobs] == [None, 40, None]
