@@ -9,9 +9,15 @@ from typing import Any
 
 import numpy as np
 
+from instances.limits import PARAM_COUNT_MAX, PARAM_INT_MAX, PARAM_REAL_MAX, num
+
 Builder = Callable[..., Any]
 """``build(rng, name, **params)`` returns what the family produces; every random choice draws
 from ``rng``."""
+
+COUNTS = frozenset({"nodes", "jobs", "slots", "machines", "cpus", "procs"})
+"""A parameter whose name has one of these words (``jobs``, ``job_nodes_max``) counts things:
+at most ``PARAM_COUNT_MAX`` (10^6); other integers at most ±10^12, reals ±10^15."""
 
 PRODUCTS = ("instance", "workload")
 """What a family writes: a ``planner.instance/1`` Instance or a ``planner.workload/1`` Workload."""
@@ -82,7 +88,10 @@ def _coerce(family: str, key: str, default: Any, value: Any) -> Any:
         return value
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"{where} must be an integer, got {value!r}")
+            raise ValueError(f"{where} must be an integer, got {_short(value)}")
+        top = PARAM_COUNT_MAX if COUNTS & set(key.split("_")) else PARAM_INT_MAX
+        if not -top <= value <= top:
+            raise ValueError(f"{where} must be an integer within ±{num(top)}, got {_short(value)}")
         return int(value)
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
@@ -91,14 +100,21 @@ def _coerce(family: str, key: str, default: Any, value: Any) -> Any:
             number = float(value)
         except OverflowError:
             number = math.inf
-        if not math.isfinite(number):
-            raise ValueError(f"{where} must be a finite number, got {value!r}")
+        if not (math.isfinite(number) and abs(number) <= PARAM_REAL_MAX):
+            rule = f"must be a finite number within ±{num(PARAM_REAL_MAX)}"
+            raise ValueError(f"{where} {rule}, got {_short(value)}")
         return number
     if isinstance(default, str):
         if not isinstance(value, str):
             raise ValueError(f"{where} must be a string, got {value!r}")
         return value
     return value
+
+
+def _short(value: Any) -> str:
+    """Return ``repr(value)``, cut to 40 characters (a 10^30-digit number stays one short line)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**40 else "a huge integer"
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def param_error(family: str, key: str, rule: str) -> ValueError:

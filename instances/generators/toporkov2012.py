@@ -38,6 +38,7 @@ from instances.generators.environment import (
 )
 from instances.instance import Instance
 from instances.job import Job
+from instances.limits import DOMAIN_TASKS_MAX, num
 from instances.node import Node
 from instances.slot import Busy
 
@@ -97,6 +98,10 @@ def check_domain(family: str, p: dict[str, float | int | str]) -> None:
     check(family, "load_min", 0 <= p["load_min"] <= 1, "must be in [0, 1]")
     check(family, "load_max", p["load_min"] <= p["load_max"] <= 1, "must be in [load_min, 1]")
     check_range(family, "task_length_min", "task_length_max", p, 1)
+    tasks = p["nodes"] * (p["interval"] * p["load_max"] / p["task_length_min"] + 1)  # type: ignore[operator]
+    check(family, "nodes", tasks <= DOMAIN_TASKS_MAX,
+          f"x (interval x load_max / task_length_min + 1) must be <= {num(DOMAIN_TASKS_MAX)} "
+          "(the local tasks drawn)")  # fmt: skip
     check(family, "performance_values", p["performance_values"] in PERFORMANCE_VALUES,
           f"must be one of {', '.join(PERFORMANCE_VALUES)}")  # fmt: skip
     check(family, "price_values", p["price_values"] in PRICE_VALUES,

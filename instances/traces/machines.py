@@ -74,12 +74,13 @@ def _machine(text: str) -> Machine:
         rating = float(speed)
     except ValueError:
         raise DataError("speed", f"must be a number > 0, got '{speed}'") from None
-    if not math.isfinite(rating) or rating <= 0:
+    if not math.isfinite(rating) or rating <= 0 or not speed.isascii() or "_" in speed:
         raise DataError("speed", f"must be a finite number > 0, got '{speed}'")
     return Machine(label, count, rating)
 
 
 def _integer(field: str, text: str, minimum: int) -> int:
-    if not text.lstrip("-").isdigit() or len(text) > 18 or int(text) < minimum:
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(text) > 18 or int(text) < minimum:
         raise DataError(field, f"must be an integer >= {minimum}, got '{text}'")
     return int(text)

@@ -9,7 +9,6 @@ gzipped (detected from their first bytes, not their name).
 
 from __future__ import annotations
 
-import gzip
 import io
 import math
 import os
@@ -114,10 +113,15 @@ class SwfTable:
 
 
 def header_max_procs(header: dict[str, str]) -> int | None:
-    """Return a header's positive MaxProcs, else its positive MaxNodes, else None."""
+    """Return a header's positive MaxProcs, else its positive MaxNodes, else None.
+
+    Only ASCII integers count (:func:`instances.traces.guards.header_count` is the
+    strict reader that names the line of a bad value).
+    """
     for key in ("MaxProcs", "MaxNodes"):
         text = header.get(key, "").split()
-        if text and text[0].lstrip("-").isdigit() and int(text[0]) > 0:
+        digits = text[0].lstrip("-") if text else ""
+        if digits.isascii() and digits.isdigit() and int(text[0]) > 0:
             return int(text[0])
     return None
 
@@ -167,11 +171,11 @@ def _table_cached(name: str, _mtime: int, _size: int) -> SwfTable:
 
 
 def _read_bytes(name: str) -> bytes:
+    from instances.traces.guards import read_bytes  # file type and size guards
+
     try:
-        with open(name, "rb") as fh:
-            data = fh.read()
-        return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as err:
+        return read_bytes(name)
+    except (OSError, EOFError, zlib.error) as err:
         raise SwfError(name, f"cannot read file ({err})") from None
 
 

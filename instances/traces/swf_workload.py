@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from instances.errors import DataError, InstanceFileError
+from instances.limits import TEXT_MAX
 from instances.traces.swf import SwfError, SwfTable, read_swf_table
 from instances.workload import (
     MAX_CPUS,
@@ -64,8 +65,19 @@ def swf_table(path: str | os.PathLike[str]) -> SwfTable:
 
 
 def swf_machines(table: SwfTable) -> tuple[Machine, ...]:
-    """Return the log's cluster: one machine of MaxProcs (else MaxNodes) CPUs at speed 1."""
-    procs = table.max_procs
+    """Return the log's cluster: one machine of MaxProcs (else MaxNodes) CPUs at speed 1.
+
+    A header value that is not an ASCII integer, or above the CPU limit, is an
+    error naming the file and its header line.
+    """
+    from instances.traces.guards import header_count
+
+    try:
+        counts = [header_count(table.path, table.header, k) for k in ("MaxProcs", "MaxNodes")]
+    except SwfError as err:
+        where = f"line {err.line}" if err.line else ""
+        raise InstanceFileError(err.file, where, err.rule) from None
+    procs = counts[0] or counts[1]
     if procs is None:
         raise InstanceFileError(
             table.path, "", "the header has no MaxProcs or MaxNodes; give a machines file"
@@ -84,7 +96,7 @@ def workload_from_swf(
     """
     machines = Workload(tuple(machines) if machines is not None else swf_machines(table)).machines
     widest = max(m.cpus for m in machines)
-    name = os.path.basename(table.path)
+    name = _printable(os.path.basename(table.path))
     v = table.values
     if len(v) and np.abs(v[:, 0]).max() >= 2**53:
         return _by_rows(table, machines, widest, limit)  # ids beyond exact int64 arithmetic
@@ -148,8 +160,14 @@ def _by_rows(table: SwfTable, machines: tuple[Machine, ...], widest: int, limit:
         seen.add(ident)
         jobs.append(_job(table.path, lineno, ident, f))
     counts = tuple((r, dropped[r]) for r in DROP_REASONS if dropped[r])
-    name = os.path.basename(table.path)
+    name = _printable(os.path.basename(table.path))
     return Workload(machines, tuple(jobs), name=name, dropped=counts)
+
+
+def _printable(name: str) -> str:
+    """Return a file name as a valid workload name: undecodable bytes and controls replaced."""
+    text = os.fsencode(name).decode("utf-8", errors="replace")[:TEXT_MAX]
+    return "".join(c if c.isprintable() else "\ufffd" for c in text)
 
 
 def _drop_reason(f: tuple[float, ...], widest: int) -> str | None:

@@ -18,20 +18,29 @@ import csv
 import dataclasses
 from typing import Any
 
+from instances.limits import SEED_MAX
 from planner.cli.common import UsageError, emit_json, param_value, print_table
 
 
-def _int(flag: str, minimum: int) -> Any:
+def _int(flag: str, minimum: int, maximum: int) -> Any:
+    """Return a parser of an ASCII integer in [minimum, maximum] (UsageError otherwise)."""
+
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise UsageError(f"planner flow: {flag} must be an integer >= {minimum}") from None
-        if value < minimum:
-            raise UsageError(f"planner flow: {flag} must be an integer >= {minimum}")
-        return value
+        digits = text.strip()
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 19) or not (
+            minimum <= int(digits) <= maximum
+        ):
+            raise UsageError(f"planner flow: {flag} must be an integer in [{minimum}, {maximum}]")
+        return int(digits)
 
     return parse
+
+
+FLOW_SIZES: dict[str, int] = {
+    "nodes": 1000, "max_procs": 1000, "jobs": 1000, "jobs_max": 1000, "slots": 10**4,
+    "slots_max": 10**4, "interval": 10**5,
+}  # fmt: skip
+"""Largest per-cycle environment and batch of a flow (a cycle at 1000 nodes takes ~1 min)."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--policy", default="slicer",
                    help="css, slicer (default), backfill (conservative), easy (EASY-like) "
                    "or bsf (docs/slot-backfilling.md)")  # fmt: skip
-    p.add_argument("--k", type=_int("--k", 1), default=1, help="sub-batches of the slicer (1)")
+    p.add_argument("--k", type=_int("--k", 1, 1000), default=1,
+                   help="sub-batches of the slicer (1)")  # fmt: skip
     p.add_argument("--share", type=float, default=None,
                    help="bsf: n_CSS/n, the batch share given to the slicer (0.5)")  # fmt: skip
     p.add_argument("--variant", default=None,
@@ -56,18 +66,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "default: amp for css, criterion for slicer")  # fmt: skip
     p.add_argument("--problem", default="7", help="VO policy: combination problem 6-9 (7)")
     p.add_argument("--time", default="proc_time", help="proc_time (default) or runtime")
-    p.add_argument("--cycles", type=_int("--cycles", 1), default=10, help="cycles (10)")
-    p.add_argument("--seed", type=_int("--seed", 0), default=0, help="flow seed (0)")
-    p.add_argument("--max-postponements", type=_int("--max-postponements", 0), default=2,
+    p.add_argument("--cycles", type=_int("--cycles", 1, 10**4), default=10, help="cycles (10)")
+    p.add_argument("--seed", type=_int("--seed", 0, SEED_MAX), default=0, help="flow seed (0)")
+    p.add_argument("--max-postponements", type=_int("--max-postponements", 0, 10**4), default=2,
                    help="a job postponed more often is dropped (2)")  # fmt: skip
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="family parameter (repeatable), e.g. --param load_max=0.3")  # fmt: skip
     p.add_argument("--json", action="store_true", help="JSON Lines: one object per cycle")
     p.add_argument("--jobs", metavar="FILE", help="write the per-job records as CSV")
     p.add_argument("--plot", metavar="DIR", help="write cycles.png and timeline.png to DIR")
-    p.add_argument("--timeline-cycle", type=_int("--timeline-cycle", 0), default=0,
+    p.add_argument("--timeline-cycle", type=_int("--timeline-cycle", 0, 10**4), default=0,
                    help="the cycle drawn in timeline.png (0)")  # fmt: skip
-    p.add_argument("--replay", type=_int("--replay", 0), default=None, metavar="SEED",
+    p.add_argument("--replay", type=_int("--replay", 0, SEED_MAX), default=None, metavar="SEED",
                    help="execute each cycle's schedule with real task times uniform in "
                    "[0.2, 1] x reserved, drawn from SEED; print scheduled vs real start, "
                    "execution and finish (docs/slot-backfilling.md)")  # fmt: skip
@@ -92,9 +102,14 @@ def _params(args: argparse.Namespace) -> dict[str, Any]:
             raise UsageError(f"planner flow: --param must be NAME=VALUE, got '{item}'")
         out[name] = param_value("planner flow", name, text, defaults.get(name))
     try:
-        FAMILIES[args.family].check_params(out)
+        merged = FAMILIES[args.family].check_params(out)
     except ValueError as err:
         raise UsageError(f"planner flow: {err}") from None
+    for key, top in FLOW_SIZES.items():
+        value = merged.get(key)
+        if isinstance(value, int) and value > top:
+            raise UsageError(f"planner flow: parameter '{key}' must be <= {top} for a flow "
+                             "(docs/vo-flows.md, limits)")  # fmt: skip
     return out
 
 

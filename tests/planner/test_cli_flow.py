@@ -53,6 +53,18 @@ def test_flow_plots(tmp_path) -> None:
         (["flow", "css2015", "--param", "bogus=1"], "bogus"),  # unknown family parameter
         (["flow", "css2015", "--problem", "5"], "--problem"),  # not a combination problem
         (["flow", "css2015", "--search", "bogus"], "bogus"),  # unknown search
+        (["flow", "css2015", "--param", f"jobs={10**30}"], "within ±10^6"),  # endless batch
+        (["flow", "css2015", "--param", f"nodes={10**30}"], "within ±10^6"),  # numpy's own error
+        (["flow", "css2015", "--param", "unit_price=1e308"], "within ±10^15"),  # numpy overflow
+        (["flow", "css2015", "--param", "interval=1e400"], "must be an integer"),  # infinity
+        (["flow", "css2015", "--param", "interval=100000", "--param", "nodes=1000"],
+         "local tasks"),  # 5 * 10^6 local tasks to draw
+        (["flow", "css2015", "--param", "interval=100001"], "'interval' must be <="),  # horizon
+        (["flow", "css2015", "--param", "nodes=1001"], "'nodes' must be <= 1000"),  # flow size
+        (["flow", "css2015", "--param", "jobs=1001"], "'jobs' must be <= 1000"),  # batch size
+        (["flow", "css2015", "--cycles", "10001"], "--cycles must be an integer in"),  # too many
+        (["flow", "css2015", "--seed", "\uff11"], "--seed must be an integer"),  # full-width 1
+        (["flow", "css2015", "--seed", "1_0"], "--seed must be an integer"),  # Python grouping
         # timeline cycle past the flow
         (
             ["flow", "css2015", "--cycles", "2", "--plot", "x", "--timeline-cycle", "2"],
