@@ -51,31 +51,33 @@ def cpu_ranges(cpus: Iterable[int]) -> str:
 _QUOTED = re.compile(r'[,"\r\n]')
 
 
+_ROW = "%s,%d,%d,%d,%s,%s,%d,%d,%d,%d,%d,%.6f,%s,%s,%s,%d,%.6f\n"
+"""One jobs.csv row, formatted in one step (``%.6f`` is ``format(x, ".6f")``)."""
+
+
 def write_jobs_csv(replay: Replay, path: str | Path) -> None:
     """Write ``replay``'s per-job rows to ``path`` (in queue order).
 
-    Built column by column; a job or machine name that CSV must quote sends
-    the rows through :mod:`csv` instead (the same bytes either way).
+    Built from the replay's columns, one format per row; a job or machine name
+    that CSV must quote sends the rows through :mod:`csv` instead (the same
+    bytes either way).
     """
     c = replay.columns
     ids = [j.id for j in replay.workload.jobs]
     names = [m.id for m in replay.workload.machines]
-    fixed = ["1", "0"], ["COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED"]
-    real = "{:.6f}".format
-    cols = [
-        ids, map(str, c.submit), map(str, c.cpus), map(str, c.requested),
-        [fixed[0][k] for k in c.killed], [fixed[1][k] for k in c.killed],
-        map(str, replay.start), map(str, c.duration), map(str, replay.finish),
-        map(str, c.wait), map(str, c.response), map(real, c.slowdown), map(span_text, replay.alloc),
-        [names[m] for m in replay.machine], ["" if d is None else str(d) for d in c.deadline],
-        ["1" if d else "0" for d in c.delayed], map(real, c.bounded_slowdown),
-    ]  # fmt: skip
-    rows = zip(*cols, strict=True)
+    fixed = ("1", "0"), ("COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED")
+    rows = zip(
+        ids, c.submit, c.cpus, c.requested, [fixed[0][k] for k in c.killed],
+        [fixed[1][k] for k in c.killed], replay.start, c.duration, replay.finish, c.wait,
+        c.response, c.slowdown, map(span_text, replay.alloc), [names[m] for m in replay.machine],
+        ["" if d is None else d for d in c.deadline], c.delayed, c.bounded_slowdown, strict=True,
+    )  # fmt: skip
     with open(path, "w", newline="", encoding="utf-8") as fh:
         if _QUOTED.search("".join(ids)) or _QUOTED.search("".join(names)):
             out = csv.writer(fh, lineterminator="\n")
             out.writerow(COLUMNS)
-            out.writerows(rows)
+            real = "{:.6f}".format
+            out.writerows((*r[:11], real(r[11]), *r[12:15], int(r[15]), real(r[16])) for r in rows)
             return
         fh.write(",".join(COLUMNS) + "\n")
-        fh.writelines(map("{}\n".format, map(",".join, rows)))
+        fh.writelines(map(_ROW.__mod__, rows))
