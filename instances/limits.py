@@ -96,6 +96,8 @@ PARAM_INT_MAX = 10**12
 """Other integer generator parameters: |value| <= 10^12."""
 PARAM_REAL_MAX = 1e15
 """Real generator parameters: finite, |value| <= 10^15."""
+SWF_NODES_MAX = 10**4
+"""The slot family ``swf``: at most 10^4 processors, each one a node of the instance."""
 DOMAIN_TASKS_MAX = 10**5
 """Loaded domains (Toporkov et al.): nodes x (interval x load_max / task_length_min + 1) local
 tasks at most, so a generator's work is bounded before it starts."""

@@ -59,7 +59,8 @@ def check_schedule(
     """Return every violation of ``rows`` (a parsed ``jobs.csv``) against ``workload``.
 
     ``policy`` adds that policy's invariant; for ``easy`` and ``conservative``
-    it needs ``reservations`` (the ``--reservations`` log).
+    it needs ``reservations`` (the ``--reservations`` log). Each violation is
+    one line: control characters of ids read from the CSV are escaped.
     """
     if policy is not None and policy not in POLICIES:
         raise ValueError(f"unknown policy '{policy}' (choose from: {', '.join(POLICIES)})")
@@ -84,7 +85,14 @@ def check_schedule(
         out.extend(_fcfs(workload, seen))
     if reservations is not None:
         out.extend(_reservations(reservations, jobs, machines, seen, policy))
-    return out
+    return [_one_line(v) for v in out]
+
+
+def _one_line(text: str) -> str:
+    """Return ``text`` with control characters escaped: ids read from a CSV may hold them."""
+    return text if text.isprintable() else "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in text
+    )
 
 
 def _row(job: ClusterJob, row: Row, machines: dict[str, tuple[Machine, int]]) -> list[str]:

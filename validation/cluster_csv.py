@@ -7,7 +7,8 @@ range) raises :class:`~instances.errors.InstanceFileError` naming the file,
 ``line N`` (with the column) and the rule.
 
 Only regular files are read (a FIFO or a device is refused before any read),
-at most ``FILE_MAX`` bytes (1 GiB), streamed row by row. Integers are ASCII
+at most ``CSV_MAX`` bytes (256 MiB) holding at most ``SPANS_MAX`` CPU ranges
+(10^7), streamed row by row, so memory stays within a few GiB. Integers are ASCII
 decimals of at most 19 digits, parsed as integers (never through a double, so
 every time the limits allow round-trips exactly); ``12.0`` is accepted as 12
 (Batsim writes floats). CPU lists such as ``0-3 8`` are kept as ranges, never
@@ -25,7 +26,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from instances.errors import InstanceFileError
-from instances.limits import FILE_MAX
+from instances.limits import num
+
+CSV_MAX = 2**28
+"""Largest jobs.csv or reservation log read, in bytes (256 MiB; ~1.7 million jobs)."""
+SPANS_MAX = 10**7
+"""Most CPU ranges (``0-3`` counts one) in one jobs.csv."""
 
 JOB_COLUMNS = (
     "job_id", "submission_time", "requested_number_of_resources", "requested_time", "success",
@@ -85,8 +91,8 @@ def _rows(path: str | os.PathLike[str], columns: tuple[str, ...]) -> Iterator[tu
             info = os.fstat(raw.fileno())
             if not stat.S_ISREG(info.st_mode):
                 raise InstanceFileError(name, "", "is not a regular file")
-            if info.st_size > FILE_MAX:
-                raise InstanceFileError(name, "", f"is larger than {FILE_MAX // 2**20} MiB")
+            if info.st_size > CSV_MAX:
+                raise InstanceFileError(name, "", f"is larger than {CSV_MAX // 2**20} MiB")
             with open(raw.fileno(), encoding="utf-8", newline="", closefd=False) as fh:
                 reader = csv.DictReader(fh)
                 header = tuple(reader.fieldnames or ())
@@ -176,11 +182,16 @@ def read_jobs_csv(path: str | os.PathLike[str]) -> list[Row]:
     """Parse every row of a ``jobs.csv`` (syntax only; empty ``deadline`` = none)."""
     name = os.fspath(path)
     out = []
+    spans = 0
     for line, r in _rows(path, JOB_COLUMNS):
         cpus = parse_cpus(r["allocated_resources"])
         if cpus is None:
             text = _quote(r["allocated_resources"])
             rule = f"malformed CPU ranges '{text}' (expected e.g. '0-3 8', ASCII digits)"
+            raise InstanceFileError(name, f"line {line}, column allocated_resources", rule)
+        spans += len(cpus)
+        if spans > SPANS_MAX:
+            rule = f"the file holds more than {num(SPANS_MAX)} CPU ranges"
             raise InstanceFileError(name, f"line {line}, column allocated_resources", rule)
         deadline = r["deadline"].strip()
         out.append(

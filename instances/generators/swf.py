@@ -29,6 +29,7 @@ from instances.generators.base import Family, check
 from instances.generators.environment import market_nodes
 from instances.generators.toporkov2012 import seed002_job
 from instances.instance import Instance
+from instances.limits import SWF_NODES_MAX, num
 from instances.traces import Packing, SwfError, SwfLog, pack, read_swf, window_busy
 
 NAME = "swf"
@@ -93,6 +94,9 @@ def _packed(path: str, _mtime: int, _size: int, max_procs: int) -> tuple[SwfLog,
     procs = max_procs or log.max_procs
     if procs is None:
         raise ValueError(f"family '{NAME}': {path} has no MaxProcs header; give max_procs")
+    if procs > SWF_NODES_MAX:
+        raise ValueError(f"family '{NAME}': {procs} processors (each one a node) must be <= "
+                         f"{num(SWF_NODES_MAX)}; give a smaller max_procs")  # fmt: skip
     return log, pack(log, procs)
 
 

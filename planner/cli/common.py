@@ -25,6 +25,25 @@ def one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+def writable(command: str, path: str) -> None:
+    """Raise UsageError when ``path`` is a FIFO nobody reads (opening it would wait for ever).
+
+    A regular file, a new path, a device or a pipe with a reader (``>(gzip > x.gz)``) passes.
+    """
+    import os
+    import stat
+
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return  # a new file, or an error the write itself reports
+    if fifo:
+        try:
+            os.close(os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)))
+        except OSError:
+            raise UsageError(f"{command}: cannot write {path} (a FIFO without a reader)") from None
+
+
 def param_value(command: str, name: str, text: str, default: Any) -> Any:
     """Return a family parameter's ``text`` as a JSON literal, or as the plain string.
 

@@ -19,7 +19,7 @@ import dataclasses
 from typing import Any
 
 from instances.limits import SEED_MAX
-from planner.cli.common import UsageError, emit_json, param_value, print_table
+from planner.cli.common import UsageError, emit_json, param_value, print_table, writable
 
 
 def _int(flag: str, minimum: int, maximum: int) -> Any:
@@ -253,6 +253,7 @@ def _write_jobs(flow: Any, path: str, rep: Any = None) -> None:
     fields = [f.name for f in dataclasses.fields(flow.jobs[0])] if flow.jobs else ["job"]
     if rep is not None:
         fields += REPLAY_JOB_FIELDS
+    writable("planner flow", path)
     try:
         with open(path, "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)

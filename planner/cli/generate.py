@@ -18,7 +18,7 @@ import sys
 import textwrap
 from typing import Any
 
-from planner.cli.common import UsageError, param_value
+from planner.cli.common import UsageError, param_value, writable
 
 _EPILOG = (
     "Family parameters are given as --NAME VALUE (dashes in NAME may stand for "
@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         print(args.help_text(), end="")
         return 0
     seed, output, listing, params = _split(args.params, args.seed, args.output, args.list)
+    if output is not None:
+        writable("planner generate", output)
     if listing:
         for f in (*FAMILIES.values(), *WORKLOAD_FAMILIES.values()):
             kind = " [writes planner.workload/1]" if f.produces == "workload" else ""

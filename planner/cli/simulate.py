@@ -16,7 +16,7 @@ import re
 import sys
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json, one_line
+from planner.cli.common import UsageError, choice, emit_json, one_line, writable
 
 PROGRESS_MIN_JOBS = 10_000
 """Replays of at least this many jobs show a progress bar (on a TTY, without ``CI``)."""
@@ -69,6 +69,9 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as err:
             raise UsageError(f"planner simulate: {err}") from None
     options = policy_options(args.policy, args.option)
+    for path in (args.output, args.reservations, args.plot):
+        if path:
+            writable("planner simulate", path)
     workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
     bar = None

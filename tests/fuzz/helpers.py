@@ -1,4 +1,14 @@
-"""Run the CLI in-process and check the contract: exit 0, or exit 2 with one stderr line."""
+"""Run the CLI in-process and check the contract: exit 0, or exit 2 with one stderr line.
+
+Hypothesis profiles of the fuzz suite, applied to its tests only (``@FUZZ``):
+``ci`` (the default) is small and derandomized, a few seconds per test, so the
+suite stays fast and reproducible; ``long`` explores with 2,000 fresh random
+examples per test::
+
+    HYPOTHESIS_PROFILE=long python -m pytest tests/fuzz
+
+Neither profile has a per-example deadline: no test races the wall clock.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +19,18 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from hypothesis import HealthCheck, settings
+
 from planner.cli import main
+
+_COMMON = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+settings.register_profile("fuzz-ci", max_examples=25, derandomize=True, **_COMMON)
+settings.register_profile("fuzz-long", max_examples=2000, derandomize=False, **_COMMON)
+FUZZ = settings.get_profile("fuzz-" + os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+"""The settings of every fuzz test (decorator): the profile named by HYPOTHESIS_PROFILE."""
 
 
 def cli(argv: list[str]) -> tuple[int, str, str]:
@@ -49,6 +70,3 @@ def write(path: Path, data: str | bytes) -> Path:
     path.write_bytes(data)
     return path
 
-
-CI = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci"
-"""True under the bounded CI profile."""

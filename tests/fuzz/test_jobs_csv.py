@@ -14,7 +14,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.helpers import cli, run, scratch, write
+from tests.fuzz.helpers import FUZZ, cli, run, scratch, write
 from tests.fuzz.test_workload_json import VALID
 
 CELL = st.sampled_from([
@@ -60,6 +60,7 @@ def damaged(draw: st.DrawFn) -> bytes:
     return data
 
 
+@FUZZ
 @given(data=damaged())
 def test_damaged_schedules_exit_0_or_2(data: bytes) -> None:
     """check-schedule: exit 0 or 2 (one stderr line), never 1; violations go to stdout."""

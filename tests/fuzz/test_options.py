@@ -12,7 +12,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.helpers import run, scratch, write
+from tests.fuzz.helpers import FUZZ, run, scratch, write
 from tests.fuzz.test_workload_json import VALID
 
 NUMBER = st.sampled_from([
@@ -28,6 +28,7 @@ OPTIONS = {
 }
 
 
+@FUZZ
 @given(policy=st.sampled_from(sorted(OPTIONS)), data=st.data())
 def test_policy_options_are_refused_or_run(policy: str, data: st.DataObject) -> None:
     """simulate --option KEY=VALUE (1-3 of them): exit 0, or exit 2 with one line."""
@@ -52,6 +53,7 @@ NAMES = [
 ]  # fmt: skip
 
 
+@FUZZ
 @given(name=st.sampled_from(NAMES), value=PARAM, command=st.sampled_from(["flow", "generate"]))
 def test_family_params_are_refused_or_run(name: str, value: str, command: str) -> None:
     """flow/generate css2015 --param NAME=VALUE: exit 0, or exit 2 with one line (no numpy

@@ -11,7 +11,7 @@ import gzip
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.helpers import run, scratch, write
+from tests.fuzz.helpers import FUZZ, run, scratch, write
 
 FIELD = st.sampled_from([
     "-1", "0", "1", "2", "4", "10", "3.5", "1e3", "-0", "+3", "00", "2147483647", "2147483648",
@@ -41,6 +41,7 @@ def logs(draw: st.DrawFn) -> str:
     return "".join(lines)
 
 
+@FUZZ
 @given(text=logs(), zipped=st.booleans(), policy=st.sampled_from(["easy", "conservative"]))
 def test_hostile_swf_logs_are_refused_or_replayed(text: str, zipped: bool, policy: str) -> None:
     """Exit 2 with one line, or a replay that the checker passes."""

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.helpers import run, scratch, write
+from tests.fuzz.helpers import FUZZ, clean, cli, run, scratch, write
 
 VALID: dict[str, Any] = {
     "format": "planner.workload/1",
@@ -75,6 +75,7 @@ def mutants(draw: st.DrawFn) -> str:
     return json.dumps(doc)
 
 
+@FUZZ
 @given(text=mutants(), policy=st.sampled_from(POLICIES))
 def test_mutated_workloads_are_refused_or_replayed_and_checked(text: str, policy: str) -> None:
     """Exit 2 with one line, or a replay whose jobs.csv is UTF-8 and passes the checker."""
@@ -93,3 +94,46 @@ def test_mutated_workloads_are_refused_or_replayed_and_checked(text: str, policy
         if policy in ("fcfs", "easy", "conservative"):
             check += ["--policy", policy, "--reservations", str(tmp / "res.csv")]
         assert run(check)[0] == 0, (text, policy)
+
+
+EDGE_CPUS = st.sampled_from([1, 2, 7, 10**8, 2**31 - 1])
+EDGE_SPEED = st.sampled_from([1e-3, 0.37, 1.0, 3.3, 1e6])
+EDGE_TIME = st.sampled_from([0, 1, 5, 20, 10**9, 10**11, 10**12])
+
+
+@st.composite
+def edge_workloads(draw: st.DrawFn) -> dict[str, Any]:
+    """Valid workloads at the limits: widest machines, slowest and fastest speeds, 10^12 s."""
+    machines = [{"id": f"m{i}", "cpus": draw(EDGE_CPUS), "speed": draw(EDGE_SPEED)}
+                for i in range(draw(st.integers(1, 3)))]  # fmt: skip
+    widest = max(m["cpus"] for m in machines)
+    jobs = []
+    for k in range(draw(st.integers(0, 6))):
+        job = {"id": f"j{k}", "submit": draw(EDGE_TIME), "work": draw(EDGE_TIME),
+               "cpus": draw(st.sampled_from([1, 2, max(1, widest // 2), widest])) }  # fmt: skip
+        job["cpus"] = min(job["cpus"], widest)
+        for key in ("estimate", "deadline"):
+            if draw(st.booleans()):
+                job[key] = draw(EDGE_TIME)
+        jobs.append(job)
+    return {"format": "planner.workload/1", "machines": machines, "jobs": jobs}
+
+
+@FUZZ
+@given(doc=edge_workloads(), policy=st.sampled_from(POLICIES))
+def test_workloads_at_the_limits_replay_exactly(doc: dict[str, Any], policy: str) -> None:
+    """Every valid workload at the limits replays (or exceeds the 2^62 horizon: exit 2), and
+    the checker reads the simulator's integers back exactly: exit 0."""
+    with scratch() as tmp:
+        flow = write(tmp / "w.json", json.dumps(doc))
+        jobs, res = str(tmp / "jobs.csv"), str(tmp / "res.csv")
+        argv = ["simulate", str(flow), "--policy", policy, "-o", jobs, "--reservations", res]
+        code, _, err = cli(argv)
+        clean(code, err, argv)
+        if code != 0:
+            assert "2^62" in err, err  # the only rule such a workload can break
+            return
+        check = ["check-schedule", str(flow), jobs]
+        if policy in ("fcfs", "easy", "conservative"):
+            check += ["--policy", policy, "--reservations", res]
+        assert run(check)[0] == 0, (doc, policy)

@@ -86,6 +86,10 @@ def test_round_trip(name: str) -> None:
         ("toporkov2018", {"q_max": float("inf")}, "'q_max' must be a finite number"),  # inf
         ("toporkov2012", {"unit_price": float("nan")}, "'unit_price' must be a finite"),  # NaN
         ("toporkov2012", {"volume": 10**400}, "'volume' must be a finite number"),  # overflow
+        ("toporkov2012", {"nodes": 10**30}, "'nodes' must be an integer within"),  # endless
+        ("toporkov2012", {"unit_price": 1e308}, r"within ±10\^15"),  # numpy overflow ahead
+        ("toporkov2012", {"interval": 10**12}, "local tasks"),  # 5 * 10^11 tasks to draw
+        ("swf", {"max_procs": 10_001}, r"must be <= 10\^4"),  # a node per processor
         ("toporkov2012", {"price_values": "cents"}, "'price_values' must be one of"),  # no such
         ("toporkov2018", {"performance_values": "float"}, "'performance_values' must be one of"),
         ("toporkov2018", {"task_length_min": 0}, "'task_length_min' must be >= 1"),  # empty task

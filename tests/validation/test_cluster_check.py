@@ -370,3 +370,26 @@ def test_cli_refuses_fifo_and_devices_at_once(tmp_path: Path, capsys) -> None:
         assert main(["check-schedule", str(workload), path]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "is not a regular file" in err
+
+
+def test_violations_stay_one_line_each(tmp_path: Path) -> None:
+    """A job id with a newline in the CSV (quoted) gives a one-line violation, escaped (the
+    line named is the last line of the record, as the csv module counts)."""
+    rows = [*HAND_ROWS, dict(HAND_ROWS[3], job_id="x\ny")]
+    assert _check(tmp_path, rows) == ["rows: line 7: job 'x\\ny' is not in the workload"]
+
+
+def test_size_and_range_bounds(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Past CSV_MAX bytes, or SPANS_MAX CPU ranges in all (both lowered here), one line, exit 2."""
+    import validation.cluster_csv as parse
+
+    workload = tmp_path / "w.json"
+    write_workload(HAND, workload)
+    path = write_rows(tmp_path / "jobs.csv", HAND_ROWS)
+    monkeypatch.setattr(parse, "SPANS_MAX", 3)
+    assert main(["check-schedule", str(workload), str(path)]) == 2
+    assert "more than 3 CPU ranges" in capsys.readouterr().err
+    monkeypatch.setattr(parse, "CSV_MAX", 2**20)
+    path.write_bytes(b"x" * (2**20 + 1))
+    assert main(["check-schedule", str(workload), str(path)]) == 2
+    assert "is larger than 1 MiB" in capsys.readouterr().err

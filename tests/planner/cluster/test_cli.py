@@ -129,3 +129,29 @@ def test_simulate_loads_only_what_it_uses(tmp_path: Path) -> None:
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
                           check=True)  # fmt: skip
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "MIXED", "--policy", "fcfs", "-o", "FIFO"],  # the schedule
+        ["simulate", "MIXED", "--policy", "easy", "--reservations", "FIFO"],  # the log
+        ["generate", "klusacek2008", "--seed", "1", "--jobs", "5", "-o", "FIFO"],  # a workload
+        ["flow", "css2015", "--cycles", "1", "--param", "jobs=2", "--param", "nodes=4",
+         "--jobs", "FIFO"],  # per-job rows of a flow
+    ],
+)
+def test_output_to_a_fifo_without_reader_is_refused(
+    argv: list[str], mixed: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An output naming a FIFO that nobody reads: one line and exit 2 at once (no endless
+    wait, nothing printed before it)."""
+    import os
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    argv = [{"MIXED": mixed, "FIFO": str(fifo)}.get(a, a) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a FIFO without a reader" in err
