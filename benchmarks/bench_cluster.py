@@ -5,6 +5,7 @@ Usage::
     python benchmarks/bench_cluster.py [TRACE ...] [--machines FILE] [--repeat 3]
     python benchmarks/bench_cluster.py --accasim     # AccaSim 1.1.3 side by side (if installed)
     python benchmarks/bench_cluster.py --pyss-stats  # EASY metrics as pyss counts them too
+    python benchmarks/bench_cluster.py --end-to-end [--baseline DIR]  # the whole command
 
 Without a TRACE it replays the packaged KTH-SP2 log (28,475 jobs, one
 100-CPU machine). For each trace and policy it prints the machine-independent
@@ -12,6 +13,15 @@ counts (jobs, event instants, reservation-log rows) beside the median wall
 clock of ``--repeat`` replays (reading the trace excluded, timed once
 separately) and jobs per second, and the replay's mean wait and mean bounded
 slowdown. The machine is shared and noisy: compare ratios of one run.
+
+``--end-to-end`` times the whole command instead (a subprocess ``planner
+simulate TRACE --policy P -o jobs.csv``: start-up, reading, replay, writing)
+beside the replay alone, for the three bundled logs and a long synthetic one
+(the KTH-SP2 log concatenated 8 times, job numbers and submit times shifted
+per copy; written to a temporary folder), with the child's CPU seconds and
+the counts (jobs, event instants). ``--baseline DIR`` also times the whole
+command of another checkout (its folder on ``PYTHONPATH``), alternating run
+by run with this one, and prints the ratio.
 
 ``--accasim`` runs AccaSim's EASY backfilling and FIFO on the same SWF file
 (one repeat; AccaSim 1.1.3 needs ``collections.Mapping`` &c. restored on
@@ -23,7 +33,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,16 +46,25 @@ from typing import Any
 from instances import read_workload
 from planner.cluster import POLICIES, ReservationLog, simulate
 
-KTH = Path(__file__).parents[1] / "instances" / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
+ROOT = Path(__file__).parents[1]
+BUNDLED = ROOT / "instances" / "data" / "traces"
+KTH = BUNDLED / "KTH-SP2-1996-2.1-cln.swf.gz"
+END_TO_END = (
+    ("KTH-SP2-1996-2.1-cln.swf.gz", None),
+    ("NASA-iPSC-1993-3.1-cln.swf.gz", None),
+    ("hpc2n-alea.swf.gz", "hpc2n-alea.swf.machines"),
+)
+"""The bundled logs of the end-to-end table, with their machines file."""
 
 
-def replay(workload: Any, policy: str, repeat: int) -> tuple[Any, float, int]:
-    """Return (last replay, median seconds, reservation rows) of ``repeat`` replays."""
+def replay(workload: Any, policy: str, repeat: int, clock: Any = time.perf_counter
+           ) -> tuple[Any, float, int]:  # fmt: skip
+    """Return (last replay, median seconds of ``clock``, reservation rows) of ``repeat`` replays."""
     times = []
     for _ in range(repeat):
-        began = time.perf_counter()
+        began = clock()
         rep = simulate(workload, policy)
-        times.append(time.perf_counter() - began)
+        times.append(clock() - began)
     log = ReservationLog()
     simulate(workload, policy, log=log)
     return rep, statistics.median(times), len(log.rows)
@@ -120,16 +143,97 @@ def accasim(trace: Path, cpus: int, policy: str) -> tuple[float, int, float, flo
     return seconds, len(waits), statistics.mean(waits), statistics.mean(bslds)
 
 
+def concatenated(trace: Path, copies: int, out: Path) -> Path:
+    """Write ``copies`` back-to-back copies of an SWF log (job numbers, submits shifted)."""
+    opener = gzip.open if trace.read_bytes()[:2] == b"\x1f\x8b" else open
+    with opener(trace, "rt", encoding="ascii") as fh:
+        lines = fh.read().splitlines()
+    header = [ln for ln in lines if ln.startswith(";")]
+    records = [ln.split() for ln in lines if ln.strip() and not ln.startswith(";")]
+    numbers = max(int(f[0]) for f in records)
+    span = max(int(f[1]) for f in records) + 1
+    with open(out, "w", encoding="ascii") as fh:
+        fh.write("\n".join(header) + "\n")
+        for k in range(copies):
+            for f in records:
+                fh.write(" ".join([str(int(f[0]) + k * numbers), str(int(f[1]) + k * span),
+                                   *f[2:]]) + "\n")  # fmt: skip
+    return out
+
+
+def whole_command(argv: list[str], code: Path, out: Path) -> tuple[float, float]:
+    """Run ``planner simulate`` from checkout ``code``; return (wall, CPU) seconds of the child."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(code)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "planner.cli", "simulate", *argv, "-o", str(out)],
+                   check=True, env=env, stdout=subprocess.DEVNULL, cwd=code)  # fmt: skip
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def end_to_end(policies: list[str], repeat: int, baseline: Path | None) -> None:
+    """Print the end-to-end table: whole command, its CPU time and the replay alone."""
+    extra = " baseline (s) | baseline CPU (s) | CPU ratio |" if baseline else ""
+    print("| trace | policy | jobs | instants | whole command (s) | CPU (s) | CPU µs/job "
+          f"| replay alone CPU (s) |{extra}")  # fmt: skip
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+          + (" ---: | ---: | ---: |" if baseline else ""))  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        long = concatenated(KTH, 8, Path(tmp) / "KTH-SP2-x8.swf")
+        cases = [(BUNDLED / t, m and BUNDLED / m) for t, m in END_TO_END] + [(long, None)]
+        for trace, machines in cases:
+            workload = read_workload(trace, machines=machines)
+            argv = [str(trace), *(["--machines", str(machines)] if machines else [])]
+            for policy in policies:
+                runs: dict[Path, list[tuple[float, float]]] = {ROOT: [], **(
+                    {baseline: []} if baseline else {})}  # fmt: skip
+                for code in runs:  # warm-up: byte-compile, fill the page cache
+                    whole_command([*argv, "--policy", policy], code, Path(tmp) / "jobs.csv")
+                for _ in range(repeat):
+                    for code, times in runs.items():
+                        times.append(whole_command([*argv, "--policy", policy], code,
+                                                   Path(tmp) / "jobs.csv"))  # fmt: skip
+                rep, alone, _ = replay(workload, policy, repeat, time.process_time)
+                wall = statistics.median(t for t, _ in runs[ROOT])
+                cpu = statistics.median(c for _, c in runs[ROOT])
+                n = len(workload.jobs)
+                row = (f"| {trace.name} | {policy} | {n:,} | {rep.instants:,} | {wall:.2f} | "
+                       f"{cpu:.2f} | {1e6 * cpu / n:.1f} | {alone:.2f} |")  # fmt: skip
+                if baseline:
+                    base = statistics.median(t for t, _ in runs[baseline])
+                    base_cpu = statistics.median(c for _, c in runs[baseline])
+                    row += f" {base:.2f} | {base_cpu:.2f} | {base_cpu / cpu:.2f}x |"
+                print(row, flush=True)
+
+
 def main() -> None:
     """Run the benchmark and print the table."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("traces", nargs="*", type=Path, help="SWF logs (default: packaged KTH-SP2)")
     ap.add_argument("--machines", help="Alea machines file for every trace")
-    ap.add_argument("--policies", nargs="+", default=list(POLICIES))
+    ap.add_argument("--policies", nargs="+", help="default: all (--end-to-end: easy)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--accasim", action="store_true", help="also run AccaSim 1.1.3 (EASY, FIFO)")
     ap.add_argument("--pyss-stats", action="store_true", help="EASY metrics as pyss counts them")
+    ap.add_argument(
+        "--end-to-end",
+        action="store_true",
+        help="time the whole command (subprocess) beside the replay alone",
+    )
+    ap.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="with --end-to-end: also time the checkout in DIR, alternating",
+    )
     args = ap.parse_args()
+    if args.end_to_end:
+        end_to_end(args.policies or ["easy"], args.repeat, args.baseline)
+        return
+    args.policies = args.policies or list(POLICIES)
     if args.accasim:
         import importlib.util
 

@@ -11,14 +11,22 @@ the rule, e.g. ``w.json: jobs[3].cpus: must be an integer >= 1``.
 
 from __future__ import annotations
 
-import dataclasses
 import os
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from instances.errors import DataError, InstanceFileError
 from instances.io import _build_list, _check_keys, dumps_document, load_json, read_text
-from instances.workload import ClusterJob, Machine, Workload
+from instances.workload import (
+    MAX_CPUS,
+    MAX_TIME,
+    ClusterJob,
+    Machine,
+    Workload,
+    trusted_jobs,
+    trusted_workload,
+)  # fmt: skip
 
 FORMAT = "planner.workload/1"
 ESTIMATES = ("requested", "actual")
@@ -27,6 +35,10 @@ ESTIMATES = ("requested", "actual")
 _TOP_KEYS = ("format", "name", "machines", "jobs")
 _MACHINE_KEYS = ("id", "cpus", "speed")
 _JOB_KEYS = ("id", "submit", "cpus", "work", "estimate", "deadline")
+_JOB_REQUIRED = ("id", "submit", "cpus", "work")
+_JOB_SET, _REQUIRED_SET = frozenset(_JOB_KEYS), frozenset(_JOB_REQUIRED)
+_PLAIN_IDS = re.compile(r"(?:[ -~]{1,256}\n)*[ -~]{1,256}")
+"""Printable ASCII ids of 1-256 characters, one per line: valid names under every rule."""
 
 
 def workload_from_dict(doc: Any) -> Workload:
@@ -38,8 +50,44 @@ def workload_from_dict(doc: Any) -> Workload:
         raise DataError("format", f"must equal '{FORMAT}'")
     name = doc.get("name", "")
     machines = _build_list(doc, "machines", _MACHINE_KEYS, ("id", "cpus"), Machine)
-    jobs = _build_list(doc, "jobs", _JOB_KEYS, ("id", "submit", "cpus", "work"), ClusterJob)
+    jobs = _plain_jobs(doc["jobs"])
+    if jobs is None:  # something to refuse, or unusual: job by job, naming the first bad one
+        jobs = _build_list(doc, "jobs", _JOB_KEYS, _JOB_REQUIRED, ClusterJob)
     return Workload(machines, jobs, name=name)
+
+
+def _plain_jobs(items: Any) -> tuple[ClusterJob, ...] | None:
+    """Return the jobs when every item is plainly valid, checked column by column; else None.
+
+    Plain: an object with known keys and the required ones, a printable ASCII id
+    of at most 256 characters, and integers (not booleans) within ClusterJob's
+    bounds. Every such item passes ``ClusterJob.__post_init__``, so the jobs are
+    built without it (:func:`~instances.workload.trusted_jobs`).
+    """
+    if not isinstance(items, list) or not all(
+        isinstance(d, dict) and d.keys() <= _JOB_SET and d.keys() >= _REQUIRED_SET for d in items
+    ):
+        return None
+    ids = [d["id"] for d in items]
+    if items and set(map(type, ids)) != {str}:
+        return None
+    lines = "\n".join(ids)  # one id per line only if no id holds a line break
+    if items and (lines.count("\n") != len(ids) - 1 or not _PLAIN_IDS.fullmatch(lines)):
+        return None
+    cols = [[d.get(k) for d in items] for k in ("submit", "cpus", "work", "estimate", "deadline")]
+    bounds = ((0, MAX_TIME, False), (1, MAX_CPUS, False), (0, MAX_TIME, False),
+              (0, MAX_TIME, True), (0, MAX_TIME, True))  # fmt: skip
+    if not all(_within(col, *b) for col, b in zip(cols, bounds, strict=True)):
+        return None
+    return trusted_jobs(ids, *cols)
+
+
+def _within(values: list[Any], low: int, high: int, optional: bool) -> bool:
+    """Return True when every value is an int (or None if ``optional``) in [low, high]."""
+    if not set(map(type, values)) <= ({int, type(None)} if optional else {int}):
+        return False
+    present = [v for v in values if v is not None] if optional else values
+    return not present or (low <= min(present) and max(present) <= high)
 
 
 def loads_workload(text: str, file: str = "<string>") -> Workload:
@@ -130,9 +178,16 @@ def with_machines(workload: Workload, machines: Sequence[Machine]) -> Workload:
 
 
 def perfect_estimates(workload: Workload) -> Workload:
-    """Return ``workload`` with every estimate equal to the work (``estimates="actual"``)."""
-    jobs = tuple(dataclasses.replace(j, estimate=j.work) for j in workload.jobs)
-    return dataclasses.replace(workload, jobs=jobs)
+    """Return ``workload`` with every estimate equal to the work (``estimates="actual"``).
+
+    The jobs were checked when ``workload`` was built and e_j = w_j keeps them
+    valid, so they are rebuilt without per-job checks (the horizon is checked).
+    """
+    jobs = workload.jobs
+    work = [j.work for j in jobs]
+    ids, submit, cpus = [j.id for j in jobs], [j.submit for j in jobs], [j.cpus for j in jobs]
+    rebuilt = trusted_jobs(ids, submit, cpus, work, work, [j.deadline for j in jobs])
+    return trusted_workload(workload.machines, rebuilt, workload.name, workload.dropped)
 
 
 def workload_to_dict(workload: Workload) -> dict[str, Any]:

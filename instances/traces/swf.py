@@ -9,16 +9,25 @@ gzipped (detected from their first bytes, not their name).
 
 from __future__ import annotations
 
-import gzip
 import io
 import math
 import os
+import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
+
+import numpy as np
 
 FIELDS = 18
+_BLANKS = " \t\n\r\x0b\x0c"
+"""ASCII white space: fields are separated by it and lines stripped of it."""
+_SPACES = re.compile(r"[ \t\n\r\x0b\x0c]+")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+"""An SWF field: ASCII decimal, optionally signed, optionally with a fraction."""
+_NON_FINITE = ("inf", "infinity", "nan")
+_BULK_BYTES = b"0123456789+-. \t\r\n"
 
 
 class SwfError(ValueError):
@@ -76,19 +85,26 @@ class SwfLog:
         return header_max_procs(self.header)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SwfTable:
-    """Every job line of a log, unfiltered: ``rows`` holds (line number, 18 numbers).
+    """Every job line of a log, unfiltered: ``lines[i]`` is the line number of ``values[i]``.
 
-    Lines are checked only for shape (18 finite numbers, an integer job number
-    and, when positive, an integer allocated-processor count); what a reader
-    keeps or drops is its own rule (:func:`read_swf` for slot lists,
-    :mod:`instances.traces.swf_workload` for job flows).
+    ``values`` is an (n, 18) float array. Lines are checked only for shape (18
+    finite ASCII decimal numbers, an integer job number and, when positive, an
+    integer allocated-processor count); what a reader keeps or drops is its own
+    rule (:func:`read_swf` for slot lists, :mod:`instances.traces.swf_workload`
+    for job flows).
     """
 
     path: str
     header: dict[str, str]
-    rows: tuple[tuple[int, tuple[float, ...]], ...]
+    lines: np.ndarray
+    values: np.ndarray
+
+    @cached_property
+    def rows(self) -> tuple[tuple[int, tuple[float, ...]], ...]:
+        """Return (line number, 18 numbers) per job line, as Python numbers."""
+        return tuple(zip(self.lines.tolist(), map(tuple, self.values.tolist()), strict=True))
 
     @property
     def max_procs(self) -> int | None:
@@ -149,23 +165,91 @@ def _stamp(name: str) -> tuple[int, int]:
 
 @lru_cache(maxsize=4)
 def _table_cached(name: str, _mtime: int, _size: int) -> SwfTable:
-    header: dict[str, str] = {}
-    rows: list[tuple[int, tuple[float, ...]]] = []
+    data = _read_bytes(name)
+    table = _fast_table(name, data)
+    return table if table is not None else _checked_table(name, data)
+
+
+def _read_bytes(name: str) -> bytes:
+    from instances.traces.guards import read_bytes  # file type and size guards
+
     try:
-        with _open_text(name) as fh:
-            for lineno, raw in enumerate(fh, start=1):
-                text = raw.strip()
-                if not text:
-                    continue
-                if text.startswith(";"):
-                    key, sep, value = text[1:].partition(":")
-                    if sep and key.strip() and " " not in key.strip():
-                        header.setdefault(key.strip(), value.strip())
-                    continue
-                rows.append((lineno, _fields(name, lineno, text)))
-    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as err:
+        return read_bytes(name)
+    except (OSError, EOFError, zlib.error) as err:
         raise SwfError(name, f"cannot read file ({err})") from None
-    return SwfTable(name, header, tuple(rows))
+
+
+def _checked_table(name: str, data: bytes) -> SwfTable:
+    """Read line by line, checking every field (the rule book; exact messages)."""
+    header: dict[str, str] = {}
+    lines: list[int] = []
+    rows: list[tuple[float, ...]] = []
+    text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace")
+    for lineno, raw in enumerate(text, start=1):
+        line = raw.strip(_BLANKS)
+        if not line:
+            continue
+        if line.startswith(";"):
+            _header_line(header, line)
+            continue
+        lines.append(lineno)
+        rows.append(_fields(name, lineno, line))
+    values = np.array(rows, dtype=np.float64).reshape(len(rows), FIELDS)
+    return SwfTable(name, header, np.array(lines, dtype=np.int64), values)
+
+
+def _header_line(header: dict[str, str], line: str) -> None:
+    key, sep, value = line[1:].partition(":")
+    if sep and key.strip() and " " not in key.strip():
+        header.setdefault(key.strip(), value.strip())
+
+
+def _fast_table(name: str, data: bytes) -> SwfTable | None:
+    """Read a well-formed log in bulk, or return None for :func:`_checked_table` to judge.
+
+    Accepts only what the line-by-line reader accepts with the same values:
+    comment lines are found first, every other byte must be an ASCII digit,
+    sign, point, space, tab or line break, and numpy's parser refuses any
+    malformed number (``1-2``, ``1.2.3``, a lone ``-``).
+    """
+    if data.count(b"\r") != data.count(b"\r\n"):
+        return None  # a lone carriage return is a line break of its own
+    header: dict[str, str] = {}
+    parts: list[bytes] = []
+    done = 0
+    semi = data.find(b";")
+    while semi >= 0:
+        start = data.rfind(b"\n", 0, semi) + 1
+        if data[start:semi].strip(b" \t"):
+            return None  # a ';' inside a record
+        end = data.find(b"\n", semi)
+        end = len(data) if end < 0 else end
+        _header_line(header, data[semi:end].decode("utf-8", "replace").strip(_BLANKS))
+        parts.append(data[done:start])
+        done = end
+        semi = data.find(b";", end)
+    parts.append(data[done:])
+    body = b"".join(parts)
+    if body.translate(None, _BULK_BYTES):
+        return None
+    chars = np.frombuffer(body, dtype=np.uint8)
+    breaks = np.flatnonzero(chars == 10)
+    starts = np.concatenate(([0], breaks + 1))
+    starts = starts[starts < len(chars)]
+    filled = np.logical_or.reduceat(chars > 32, starts) if len(starts) else starts
+    lines = np.flatnonzero(filled).astype(np.int64) + 1
+    if not len(lines):
+        return SwfTable(name, header, lines, np.empty((0, FIELDS)))
+    try:
+        values = np.loadtxt(io.BytesIO(body), dtype=np.float64, ndmin=2, comments=None)
+    except ValueError:
+        return None
+    if values.shape != (len(lines), FIELDS) or not np.isfinite(values).all():
+        return None
+    number, procs = values[:, 0], values[:, 4]
+    if (number != np.floor(number)).any() or ((procs >= 1) & (procs != np.floor(procs))).any():
+        return None
+    return SwfTable(name, header, lines, values)
 
 
 @lru_cache(maxsize=4)
@@ -192,23 +276,18 @@ def _log_cached(name: str, mtime: int, size: int) -> SwfLog:
                   wait_unknown)  # fmt: skip
 
 
-def _open_text(name: str) -> io.TextIOBase:
-    from instances.traces.guards import open_text  # file type and size guards
-
-    return open_text(name)
-
-
 def _fields(name: str, lineno: int, text: str) -> tuple[float, ...]:
-    parts = text.split()
+    parts = _SPACES.split(text)
     if len(parts) != FIELDS:
         raise SwfError(name, f"expected {FIELDS} fields, found {len(parts)}", lineno)
     values: list[float] = []
     for k, part in enumerate(parts, start=1):
-        try:
-            value = float(part)
-        except ValueError:
-            raise SwfError(name, f"field {k} is not a number: '{part}'", lineno) from None
-        if not math.isfinite(value):
+        if _NUMBER.fullmatch(part) is None:
+            if part.lstrip("+-").lower() in _NON_FINITE:
+                raise SwfError(name, f"field {k} is not a finite number: '{part}'", lineno)
+            raise SwfError(name, f"field {k} is not a number: '{part}'", lineno)
+        value = float(part)
+        if not math.isfinite(value):  # hundreds of digits
             raise SwfError(name, f"field {k} is not a finite number: '{part}'", lineno)
         values.append(value)
     if values[0] != int(values[0]):

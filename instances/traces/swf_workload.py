@@ -25,10 +25,20 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 
+import numpy as np
+
 from instances.errors import DataError, InstanceFileError
 from instances.limits import TEXT_MAX
 from instances.traces.swf import SwfError, SwfTable, read_swf_table
-from instances.workload import ClusterJob, Machine, Workload
+from instances.workload import (
+    MAX_CPUS,
+    MAX_TIME,
+    ClusterJob,
+    Machine,
+    Workload,
+    trusted_jobs,
+    trusted_workload,
+)  # fmt: skip
 
 DROP_REASONS = (
     "submit_unknown",
@@ -84,8 +94,56 @@ def workload_from_swf(
     dropping). Raises :class:`InstanceFileError` naming the line of a record
     whose numbers are out of range (e.g. a fractional field 8).
     """
-    machines = tuple(machines) if machines is not None else swf_machines(table)
+    machines = Workload(tuple(machines) if machines is not None else swf_machines(table)).machines
     widest = max(m.cpus for m in machines)
+    name = _printable(os.path.basename(table.path))
+    v = table.values
+    if len(v) and np.abs(v[:, 0]).max() >= 2**53:
+        return _by_rows(table, machines, widest, limit)  # ids beyond exact int64 arithmetic
+    submit, run, cpus = v[:, 1], v[:, 3], np.where(v[:, 4] > 0, v[:, 4], v[:, 7])
+    reasons = [submit < 0, run < 0, cpus <= 0, cpus > widest]
+    taken = np.zeros(len(v), dtype=bool)
+    for mask in reasons:
+        mask &= ~taken
+        taken |= mask
+    number = v[:, 0].astype(np.int64)
+    candidates = np.flatnonzero(~taken)
+    kept = np.zeros(len(v), dtype=bool)
+    kept[candidates[np.unique(number[candidates], return_index=True)[1]]] = True
+    reasons.append(~taken & ~kept)
+    rows = np.flatnonzero(kept)
+    if limit and len(rows) > limit:
+        end = rows[limit - 1] + 1
+        rows, reasons = rows[:limit], [mask[:end] for mask in reasons]
+    counts = tuple((r, int(m.sum())) for r, m in zip(DROP_REASONS, reasons, strict=True)
+                   if m.any())  # fmt: skip
+    jobs = _jobs(table, rows, cpus[rows])
+    return trusted_workload(machines, jobs, name, counts)
+
+
+def _jobs(table: SwfTable, rows: np.ndarray, cpus: np.ndarray) -> tuple[ClusterJob, ...]:
+    """Build the kept records' jobs in queue order; rows not plainly valid are checked one by one.
+
+    Plain: whole numbers of CPUs and seconds within ClusterJob's bounds, so
+    ``seconds()`` is the number itself and no check can fail. The others go
+    through :func:`_job` in file order, so the first bad record is the one named.
+    """
+    v = table.values[rows]
+    submit, work, estimate = v[:, 1], v[:, 3], np.where(v[:, 8] > 0, v[:, 8], v[:, 3])
+    plain = (cpus == np.floor(cpus)) & (cpus <= MAX_CPUS)
+    for x in (submit, work, estimate):
+        plain &= (x == np.floor(x)) & (x <= MAX_TIME)
+    ids = [str(n) for n in v[:, 0].astype(np.int64).tolist()]
+    cols = [np.where(plain, x, 0).astype(np.int64).tolist() for x in (submit, cpus, work, estimate)]
+    for k in np.flatnonzero(~plain).tolist():
+        job = _job(table.path, int(table.lines[rows[k]]), ids[k], tuple(v[k].tolist()))
+        for col, value in zip(cols, (job.submit, job.cpus, job.work, job.estimate), strict=True):
+            col[k] = value
+    order = np.argsort(np.array(cols[0], dtype=np.int64), kind="stable").tolist()
+    return trusted_jobs(*([col[i] for i in order] for col in [ids, *cols]))
+
+
+def _by_rows(table: SwfTable, machines: tuple[Machine, ...], widest: int, limit: int) -> Workload:
     dropped: Counter[str] = Counter()
     jobs: list[ClusterJob] = []
     seen: set[str] = set()

@@ -37,8 +37,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the top-level parser with every command registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Return the top-level parser with every command registered (just ``only`` when given)."""
     parser = _Parser(
         prog="planner",
         description="Co-allocation of parallel jobs on heterogeneous, non-dedicated resources.",
@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"planner {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"planner.cli.{name.replace('-', '_')}").register(sub)
     return parser
 
@@ -59,8 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         pause_point("main")
         from instances import DataError, InstanceFileError
 
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        words = [*(sys.argv[1:] if argv is None else argv)]  # not list(): planner.cli.list
+        first = next((w for w in words if not w.startswith("-")), None)
+        parser = build_parser(first if first in COMMANDS else None)  # one command: fast start
+        args = parser.parse_args(words)
         if args.command is None:
             raise UsageError(f"planner: missing COMMAND (choose from: {', '.join(COMMANDS)}; "
                              "see planner --help)")  # fmt: skip

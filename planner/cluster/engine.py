@@ -21,7 +21,7 @@ from instances.errors import DataError
 from instances.workload import Workload
 from instances.workload_io import perfect_estimates
 from planner.cluster.cluster import Cluster, InvariantError
-from planner.cluster.durations import durations
+from planner.cluster.durations import cached_tables, durations
 from planner.cluster.policies import POLICIES, Policy
 from planner.cluster.records import Replay
 from planner.cluster.reservations import ReservationLog
@@ -116,6 +116,7 @@ def simulate(
     workload = apply_estimates(workload, estimates)
     planned, actual = durations(workload)
     cluster = Cluster(workload, planned, actual)
+    tables = cached_tables(planned)
     pol = policy(cluster, log=log, **options)
     jobs = workload.jobs
     n = len(jobs)
@@ -137,6 +138,8 @@ def simulate(
         del lst[bisect_left(lst, (cluster.planned_end[job], job))]
         free_cpus[m] = give(free_cpus[m], alloc[job])
         finish[job] = cluster.now
+        for table in tables:
+            table.forget(job)
         done += 1
         if progress is not None and done % PROGRESS_EVERY == 0:
             progress(done)

@@ -15,6 +15,7 @@ such as ``0-3 8``), then ``machine``, ``deadline`` (empty when none),
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -51,22 +52,39 @@ def cpu_ranges(cpus: Iterable[int]) -> str:
     return " ".join(parts)
 
 
-def _real(x: float) -> str:
-    return format(x, ".6f")
+_QUOTED = re.compile(r'[,"\r\n]')
+
+
+_ROW = "%s,%s,%s,%d,%d,%d,%s,%s,%d,%d,%d,%d,%d,%.6f,%s,%s,%s,%d,%.6f\n"
+"""One jobs.csv row, formatted in one step (``%.6f`` is ``format(x, ".6f")``)."""
 
 
 def write_jobs_csv(replay: Replay, path: str | Path) -> None:
-    """Write ``replay``'s per-job rows to ``path`` (in queue order)."""
+    """Write ``replay``'s per-job rows to ``path`` (in queue order).
+
+    Built from the replay's columns, one format per row; a job or machine name
+    that CSV must quote sends the rows through :mod:`csv` instead (the same
+    bytes either way).
+    """
+    c = replay.columns
+    ids = [j.id for j in replay.workload.jobs]
+    names = [m.id for m in replay.workload.machines]
+    workload = replay.workload.name or "workload"
+    profiles = [profile_name(j.work) for j in replay.workload.jobs]
+    fixed = ("1", "0"), ("COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED")
+    rows = zip(
+        ids, [workload] * len(ids), profiles, c.submit, c.cpus, c.requested,
+        [fixed[0][k] for k in c.killed], [fixed[1][k] for k in c.killed], replay.start,
+        c.duration, replay.finish, c.wait,
+        c.response, c.slowdown, map(span_text, replay.alloc), [names[m] for m in replay.machine],
+        ["" if d is None else d for d in c.deadline], c.delayed, c.bounded_slowdown, strict=True,
+    )  # fmt: skip
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        out = csv.writer(fh, lineterminator="\n")
-        out.writerow(COLUMNS)
-        name = replay.workload.name or "workload"
-        for job, r in zip(replay.workload.jobs, replay.records, strict=True):
-            out.writerow((
-                r.id, name, profile_name(job.work), r.submit, r.cpus, r.requested,
-                0 if r.killed else 1,
-                "COMPLETED_WALLTIME_REACHED" if r.killed else "COMPLETED_SUCCESSFULLY",
-                r.start, r.duration, r.finish, r.wait, r.response, _real(r.slowdown),
-                span_text(r.cpu_spans), r.machine, "" if r.deadline is None else r.deadline,
-                int(r.delayed), _real(r.bounded_slowdown),
-            ))  # fmt: skip
+        if _QUOTED.search("".join([*ids, *names, workload])):
+            out = csv.writer(fh, lineterminator="\n")
+            out.writerow(COLUMNS)
+            real = "{:.6f}".format
+            out.writerows((*r[:13], real(r[13]), *r[14:17], int(r[17]), real(r[18])) for r in rows)
+            return
+        fh.write(",".join(COLUMNS) + "\n")
+        fh.writelines(map(_ROW.__mod__, rows))

@@ -110,18 +110,21 @@ class Replay:
             for i, j in enumerate(self.workload.jobs)
         ]
 
+    @cached_property
+    def columns(self) -> Columns:
+        """Return the per-job quantities as columns (queue order), computed in bulk."""
+        return Columns.of(self)
+
     def summary(self) -> dict[str, Any]:
         """Return the run's metrics (the ``--json`` object of ``planner simulate``)."""
-        recs, wl = self.records, self.workload
-        n = len(recs)
-        speed = {m.id: m.speed for m in wl.machines}
-        makespan = max((r.finish for r in recs), default=0) - min((r.submit for r in recs),
-                                                                  default=0)  # fmt: skip
-        busy = sum(r.cpus * r.duration for r in recs)
-        wbusy = sum(r.cpus * r.duration * speed[r.machine] for r in recs)
+        c, wl = self.columns, self.workload
+        n = len(c.submit)
+        makespan = max(self.finish, default=0) - min(c.submit, default=0)
+        busy = sum(c.busy)
+        wbusy = sum(c.weighted_busy)
         cap = sum(m.cpus for m in wl.machines) * makespan
         wcap = sum(m.cpus * m.speed for m in wl.machines) * makespan
-        waits = [r.wait for r in recs]
+        waits = c.wait
 
         def mean(values: list[float]) -> float | None:
             return sum(values) / n if n else None
@@ -134,17 +137,68 @@ class Replay:
             "jobs": n,
             "dropped": sum(c for _, c in wl.dropped),
             "dropped_by_reason": dict(wl.dropped),
-            "killed": sum(r.killed for r in recs),
+            "killed": sum(c.killed),
             "makespan": makespan,
             "utilisation": busy / cap if cap else None,
             "weighted_utilisation": wbusy / wcap if wcap else None,
             "mean_wait": mean(waits),
             "median_wait": statistics.median(waits) if n else None,
-            "mean_slowdown": mean([r.slowdown for r in recs]),
-            "mean_bounded_slowdown": mean([r.bounded_slowdown for r in recs]),
-            "delayed": sum(r.delayed for r in recs),
-            "with_deadline": sum(r.deadline is not None for r in recs),
+            "mean_slowdown": mean(c.slowdown),
+            "mean_bounded_slowdown": mean(c.bounded_slowdown),
+            "delayed": sum(c.delayed),
+            "with_deadline": sum(d is not None for d in c.deadline),
             "instants": self.instants,
             "scheduler_seconds": self.scheduler_seconds,
             "scheduler_seconds_per_job": self.scheduler_seconds / n if n else None,
         }
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Per-job quantities of a replay as lists of Python numbers, in queue order.
+
+    The same values as the :class:`JobRecord` properties (wait, response,
+    slowdown, bounded slowdown, ...), computed with numpy for the whole run:
+    integer arithmetic is exact and each quotient is the same IEEE division.
+    """
+
+    submit: list[int]
+    cpus: list[int]
+    requested: list[int]
+    killed: list[bool]
+    deadline: list[int | None]
+    duration: list[int]
+    wait: list[int]
+    response: list[int]
+    slowdown: list[float]
+    bounded_slowdown: list[float]
+    delayed: list[bool]
+    busy: list[int]
+    weighted_busy: list[float]
+
+    @staticmethod
+    def of(replay: Replay) -> Columns:
+        """Return the columns of ``replay``."""
+        import numpy as np
+
+        jobs = replay.workload.jobs
+        submit = [j.submit for j in jobs]
+        cpus = [j.cpus for j in jobs]
+        requested = [j.requested for j in jobs]
+        deadline = [j.deadline for j in jobs]
+        sub, req = np.array(submit, dtype=np.int64), np.array(requested, dtype=np.int64)
+        start = np.array(replay.start, dtype=np.int64)
+        finish = np.array(replay.finish, dtype=np.int64)
+        duration = finish - start
+        response = finish - sub
+        speed = np.array([m.speed for m in replay.workload.machines])[replay.machine]
+        busy = np.array(cpus, dtype=np.int64) * duration
+        return Columns(
+            submit, cpus, requested,
+            (np.array([j.work for j in jobs], dtype=np.int64) > req).tolist(),
+            deadline, duration.tolist(), (start - sub).tolist(), response.tolist(),
+            (response / np.maximum(duration, 1)).tolist(),
+            np.maximum(1.0, response / np.maximum(duration, BSLD_THRESHOLD)).tolist(),
+            [d is not None and f > d for d, f in zip(deadline, replay.finish, strict=True)],
+            busy.tolist(), (busy * speed).tolist(),
+        )  # fmt: skip

@@ -126,6 +126,23 @@ def test_gzip_equals_plain(tmp_path: Path) -> None:
         ("9 900 0 nan 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 4 is not a finite"),
         ("inf 900 0 100 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 1 is not a finite"),
         ("9 900 0 100 NaN -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 5 is not a finite"),
+        # SWF fields are ASCII decimal: Python's float() reads these, no SWF tool does
+        ("9 1_000 0 100 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 2 is not a number"),
+        (
+            "9 \uff19\uff10\uff10 0 100 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1",
+            "field 2 is not a number",
+        ),  # full-width digits
+        ("9 900 0 1e2 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 4 is not a"),  # exponent
+        ("9 900 0 0x64 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 4 is not a"),  # hex
+        ("9 900 0 1-2 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1", "field 4 is not a"),  # sign inside
+        (
+            "9 900 0 100\u00a01 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1",
+            "expected 18 fields, found 17",
+        ),  # a no-break space separates nothing
+        (
+            "9 900 0 " + "9" * 400 + " 1 -1 -1 1 100 -1 1 3 3 -1 -1 -1 -1 -1",
+            "field 4 is not a finite",
+        ),  # 400 digits overflow a double
     ],
 )
 def test_malformed_line_names_file_and_line(tmp_path: Path, line: str, needle: str) -> None:

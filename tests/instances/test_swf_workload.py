@@ -126,7 +126,11 @@ def test_bad_machines_files(tmp_path: Path, text: str, where: str, rule: str) ->
         ("11 40 0 10 2.5 -1 -1 2 10 -1 1 1 1 -1 -1 -1 -1 -1", "field 5 (allocated processors)"),
         ("11 40 0 10 -1 -1 -1 2.5 10 -1 1 1 1 -1 -1 -1 -1 -1", "field 8 (processors)"),
         ("11 40 0 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1", "expected 18 fields, found 17"),
-        ("11 1e300 0 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1", "submit: must be an integer <="),
+        (
+            "11 1" + "0" * 300 + " 0 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1",
+            "submit: must be an integer <=",
+        ),  # a submit time of 10^300 s
+        ("11 1e3 0 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1", "field 2 is not a number"),  # no e
     ],
 )
 def test_bad_record_names_its_line(tmp_path: Path, line: str, rule: str) -> None:

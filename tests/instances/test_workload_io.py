@@ -11,6 +11,7 @@ import pytest
 
 from instances import (
     ClusterJob,
+    DataError,
     InstanceFileError,
     Machine,
     Workload,
@@ -227,3 +228,63 @@ def test_written_files_validate_against_the_schema() -> None:
 def test_schema_rejects_what_it_can_express(doc: Any, path: str, rule: str, schema: bool) -> None:
     """Rows the schema can express fail it too; the others (uniqueness, width, 2.0) pass it."""
     assert _validator().is_valid(doc) is not schema
+
+
+def test_perfect_estimates_equal_replacing_each_estimate() -> None:
+    """perfect_estimates (no per-job checks) equals dataclasses.replace(job, estimate=work)."""
+    import dataclasses
+
+    from instances.workload_io import perfect_estimates
+
+    jobs = (ClusterJob("a", 5, 1, 10, 3, deadline=40), ClusterJob("b", 0, 2, 4),
+            ClusterJob("c", 5, 1, 0, 9))  # fmt: skip
+    w = Workload((Machine("m", 2, 1.5),), jobs, name="w", dropped=(("submit_unknown", 2),))
+    expected = dataclasses.replace(
+        w, jobs=tuple(dataclasses.replace(j, estimate=j.work) for j in w.jobs)
+    )
+    assert perfect_estimates(w) == expected
+    assert [j.deadline for j in perfect_estimates(w).jobs] == [None, 40, None]
+
+
+def _job_doc(**changes: Any) -> dict[str, Any]:
+    """A one-machine document of three plain jobs; ``changes`` replaces keys of the second."""
+    jobs = [{"id": "a", "submit": 4, "cpus": 1, "work": 9, "estimate": 12},
+            {"id": "b b", "submit": 0, "cpus": 2, "work": 0, "deadline": 30},
+            {"id": "c", "submit": 4, "cpus": 2, "work": 5, "estimate": None}]  # fmt: skip
+    jobs[1].update(changes)
+    return {"format": "planner.workload/1", "machines": [{"id": "m", "cpus": 2}], "jobs": jobs}
+
+
+@pytest.mark.parametrize(
+    ("changes", "plain"),
+    [
+        ({}, True),  # every job plain: built column by column
+        ({"id": "é"}, False),  # a valid name, but not printable ASCII: job by job
+        ({"id": "x" * 300}, False),  # long: job by job (valid up to the text limit)
+        ({"id": "a\nb"}, False),  # a line break: refused job by job (control character)
+        ({"submit": 1.0}, False),  # a float is refused job by job, naming the job
+        ({"cpus": True}, False),  # a boolean is not an integer
+        ({"work": -1}, False),  # out of range
+        ({"estimate": 10**13}, False),  # beyond the time limit
+        ({"deadline": "5"}, False),  # a string
+        ({"colour": 1}, False),  # an unknown key
+        ({"id": None}, False),  # a required key null
+    ],
+)
+def test_jobs_in_bulk_or_one_by_one(changes: dict[str, Any], plain: bool) -> None:
+    """The bulk path takes only plain jobs; both paths give the same workload or message."""
+    from instances.io import _build_list
+    from instances.workload_io import _JOB_KEYS, _JOB_REQUIRED, _plain_jobs, workload_from_dict
+
+    doc = _job_doc(**changes)
+    assert (_plain_jobs(doc["jobs"]) is not None) == plain
+    try:
+        one_by_one = Workload(
+            (Machine("m", 2),), _build_list(doc, "jobs", _JOB_KEYS, _JOB_REQUIRED, ClusterJob)
+        )
+    except DataError as err:
+        with pytest.raises(DataError) as got:
+            workload_from_dict(doc)
+        assert (got.value.path, got.value.rule) == (err.path, err.rule)
+        return
+    assert workload_from_dict(doc) == one_by_one

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,27 @@ def test_empty_workload(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(argv) == 0
     assert "mean wait (s)          -" in capsys.readouterr().out
     assert (tmp_path / "j.csv").read_text().count("\n") == 1
+
+
+def test_simulate_loads_only_what_it_uses(tmp_path: Path) -> None:
+    """`simulate --help` loads neither numpy, the generators nor the study package.
+
+    The command line registers only the command it runs and the heavy modules
+    load on first use (start-up time of every replay).
+    """
+    import subprocess
+    import sys
+
+    code = ("import contextlib, io, sys\nfrom planner.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "    main(['simulate', '--help'])\n"
+            "heavy = ('numpy', 'instances.generators', 'validation.study', 'planner.cli.study')\n"
+            "print([m for m in heavy if m in sys.modules])\n")  # fmt: skip
+    root = Path(__file__).parents[3]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
+                          check=True)  # fmt: skip
+    assert done.stdout.strip() == "[]"
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs FIFOs")

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from instances.batsim import profile_name
 from instances.workload import ClusterJob, Machine, Workload
-from planner.cluster import simulate
-from planner.cluster.output import COLUMNS, cpu_ranges, write_jobs_csv
+from planner.cluster import Replay, simulate
+from planner.cluster.output import COLUMNS, cpu_ranges, span_text, write_jobs_csv
 from tests.planner.cluster.test_hand import MIXED, TWO
 from tests.planner.cluster.test_invariants import random_workload
 
@@ -124,3 +125,37 @@ def test_evalys_draws_its_readme_plots(tmp_path: Path) -> None:
     finally:
         plt.close("all")
     assert (tmp_path / "details.png").stat().st_size > 0 < (tmp_path / "gantt.png").stat().st_size
+
+
+def _row_by_row(replay: Replay, path: Path) -> None:
+    """jobs.csv written one record at a time through csv (the writer's reference)."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        out = csv.writer(fh, lineterminator="\n")
+        out.writerow(COLUMNS)
+        name = replay.workload.name or "workload"
+        for job, r in zip(replay.workload.jobs, replay.records, strict=True):
+            out.writerow((
+                r.id, name, profile_name(job.work), r.submit, r.cpus, r.requested,
+                0 if r.killed else 1,
+                "COMPLETED_WALLTIME_REACHED" if r.killed else "COMPLETED_SUCCESSFULLY",
+                r.start, r.duration, r.finish, r.wait, r.response, f"{r.slowdown:.6f}",
+                span_text(r.cpu_spans), r.machine, "" if r.deadline is None else r.deadline,
+                int(r.delayed), f"{r.bounded_slowdown:.6f}",
+            ))  # fmt: skip
+
+
+@pytest.mark.parametrize("names", [("j", "m", "w"), ('j,"x', "m,1", "w"), ('"', "m", "w"),
+                                   ("j", "m", 'w,"1')])
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_bulk_writer_equals_row_by_row(names: tuple[str, str, str], seed: int,
+                                       tmp_path: Path) -> None:  # fmt: skip
+    """The column-wise writer gives the bytes of csv row by row, names CSV must quote included."""
+    w = random_workload(seed)
+    jobs = tuple(ClusterJob(f"{names[0]}{i}", j.submit, j.cpus, j.work, j.estimate,
+                            deadline=j.submit + 20 if i % 2 else None)
+                 for i, j in enumerate(w.jobs))  # fmt: skip
+    machines = tuple(Machine(f"{names[1]}{k}", m.cpus, m.speed) for k, m in enumerate(w.machines))
+    replay = simulate(Workload(machines, jobs, name=names[2]), "conservative")
+    write_jobs_csv(replay, tmp_path / "bulk.csv")
+    _row_by_row(replay, tmp_path / "rows.csv")
+    assert (tmp_path / "bulk.csv").read_bytes() == (tmp_path / "rows.csv").read_bytes()
