@@ -15,13 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import HANG_GUARD_S
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _planner(*argv: str) -> subprocess.CompletedProcess[bytes]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="ascii")
     return subprocess.run([sys.executable, "-m", "planner.cli", *argv], capture_output=True,
-                          env=env, timeout=600, check=False)  # fmt: skip
+                          env=env, timeout=HANG_GUARD_S, check=False)  # fmt: skip
 
 
 def _one_line(result: subprocess.CompletedProcess[bytes]) -> str:

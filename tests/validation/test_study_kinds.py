@@ -18,7 +18,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 import pytest
 
 from planner.cli import main
+from tests.waiting import HANG_GUARD_S, wait_until
 from validation.study import storage
 from validation.study.kinds import KIND_NAMES, kind, open_readonly
 
@@ -158,7 +158,7 @@ def test_two_runs_started_at_once_never_corrupt_the_database(
     env = {**os.environ, "CI": "1", "MPLBACKEND": "Agg"}
     procs = [subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, env=env) for _ in range(2)]  # fmt: skip
-    results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+    results = [(p.wait(timeout=HANG_GUARD_S), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
     for p in procs:
         p.stderr.close()  # type: ignore[union-attr]
     assert sorted(code for code, _ in results) in ([0, 0], [0, 2]), results
@@ -203,7 +203,7 @@ def _restricted(argv: list[str]) -> subprocess.CompletedProcess[str]:
         if shutil.which("setpriv") is None:
             pytest.skip("running as root without setpriv: permissions cannot be enforced")
         cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *cmd]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=HANG_GUARD_S,
                           env={**os.environ, "CI": "1", "MPLBACKEND": "Agg"})  # fmt: skip
 
 
@@ -326,7 +326,7 @@ def test_deleted_rows_of_a_finished_unit_are_never_a_complete_study(
 def _count_units(db: Path) -> int:
     """Units written so far, read without disturbing the run (0 while none is readable)."""
     try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.1)
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=HANG_GUARD_S)
         try:
             table = "runs" if "runs" in {r[0] for r in con.execute(
                 "SELECT name FROM sqlite_master")} else "done"  # fmt: skip
@@ -350,15 +350,12 @@ def test_kill_9_then_a_rerun_gives_the_rows_of_a_clean_run(
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, "CI": "1", "MPLBACKEND": "Agg"})  # fmt: skip
     try:
-        deadline = time.monotonic() + 240  # a bound against a hang, not a timing assert
-        while proc.poll() is None and time.monotonic() < deadline:
-            if _count_units(_db(out)) >= 1:
-                break
-            time.sleep(0.02)
+        wait_until(lambda: proc.poll() is not None or _count_units(_db(out)) >= 1,
+                   "a written unit")  # fmt: skip
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
     finally:
-        proc.wait(timeout=60)
+        proc.wait(timeout=HANG_GUARD_S)
     con = sqlite3.connect(_db(out))
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     con.close()
@@ -523,14 +520,11 @@ def test_ctrl_c_mid_run_is_130_one_line_and_a_consistent_database(
                             start_new_session=True, env={**os.environ, "CI": "1"},
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        deadline = time.monotonic() + 240  # a bound against a hang, not a timing assert
-        while proc.poll() is None and time.monotonic() < deadline:
-            if _count_units(_db(out)) >= 1:
-                break
-            time.sleep(0.02)
+        wait_until(lambda: proc.poll() is not None or _count_units(_db(out)) >= 1,
+                   "a written unit")  # fmt: skip
         assert proc.poll() is None, "the study ended before it could be interrupted"
         os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
+        _, err = proc.communicate(timeout=HANG_GUARD_S)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
