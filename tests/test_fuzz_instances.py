@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planner.cli import main
+from tests.mutate import mutate
 
 VALID: dict[str, Any] = {
     "format": "planner.instance/1",
@@ -51,44 +52,11 @@ NASTY: list[Any] = [
 ]  # fmt: skip
 
 
-def _paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
-    """Every path (tuple of keys/indices) to a value in ``doc``."""
-    out = [prefix] if prefix else []
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-PATHS = _paths(VALID)
-
-
 @st.composite
 def mutants(draw: st.DrawFn) -> str:
     """A mutated copy of VALID as JSON text (1-3 mutations, or a deep nest)."""
-    doc = json.loads(json.dumps(VALID))
-    for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(PATHS))
-        parent: Any = doc
-        try:
-            for key in path[:-1]:
-                parent = parent[key]
-            last = path[-1]
-            parent[last]  # the path may be gone after an earlier mutation
-        except (KeyError, IndexError, TypeError):
-            continue
-        op = draw(st.sampled_from(["replace", "delete", "extra", "nest"]))
-        if op == "replace":
-            parent[last] = draw(st.sampled_from(NASTY) | st.floats() | st.integers())
-        elif op == "delete":
-            del parent[last]
-        elif op == "extra" and isinstance(parent, dict):
-            parent[draw(st.sampled_from(["zzz", "\ud800", "a\nb", ""]))] = 1
-        elif op == "nest":
-            parent[last] = [parent[last]] * 2
+    doc = mutate(draw, VALID, NASTY, ["replace", "delete", "extra", "nest"],
+                 ["zzz", "\ud800", "a\nb", ""])
     text = json.dumps(doc)
     if draw(st.integers(0, 30)) == 0:
         depth = draw(st.sampled_from([50, 5000]))

@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fuzz.helpers import FUZZ, clean, cli, run, scratch, write
+from tests.mutate import mutate
 
 VALID: dict[str, Any] = {
     "format": "planner.workload/1",
@@ -38,41 +39,11 @@ NASTY: list[Any] = [
 POLICIES = ["fcfs", "easy", "conservative", "flex", "egedf", "tabu"]
 
 
-def _paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
-    out = [prefix] if prefix else []
-    if isinstance(doc, dict):
-        for k, v in doc.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(doc, list):
-        for i, v in enumerate(doc):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-PATHS = _paths(VALID)
-
-
 @st.composite
 def mutants(draw: st.DrawFn) -> str:
     """VALID with 1-3 mutations, as JSON text."""
-    doc = json.loads(json.dumps(VALID))
-    for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(PATHS))
-        parent: Any = doc
-        try:
-            for key in path[:-1]:
-                parent = parent[key]
-            parent[path[-1]]
-        except (KeyError, IndexError, TypeError):
-            continue
-        op = draw(st.sampled_from(["replace", "replace", "delete", "extra"]))
-        if op == "replace":
-            parent[path[-1]] = draw(st.sampled_from(NASTY) | st.integers() | st.floats())
-        elif op == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, dict):
-            parent[draw(st.sampled_from(["zzz", "\ud800", "a\nb"]))] = 1
-    return json.dumps(doc)
+    return json.dumps(mutate(draw, VALID, NASTY, ["replace", "replace", "delete", "extra"],
+                             ["zzz", "\ud800", "a\nb"]))  # fmt: skip
 
 
 @FUZZ
