@@ -17,9 +17,7 @@ from models.combination.problem import TIMES, Table, problem_of
 from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
 from planner import METRICS, Window, make_window
-
-JOINT_SOLVERS: dict[str, str] = {"cpsat": "two-stage lexicographic CP-SAT model (OR-Tools)"}
-"""Joint co-allocation method names → description."""
+from planner.registry import JOINT_SOLVERS
 
 SENSES: dict[str, str] = {c.metric: c.sense for c in CRITERIA.values()}
 """docs/concepts.md metric → the sense of the docs/concepts.md criterion that optimises it (joint
@@ -102,7 +100,8 @@ def solve_joint(
         ``near_distance`` are maximised, the others minimised (the sense of
         the docs/concepts.md criterion on that metric). Ignored when ``problem`` is set.
     solver
-        A :data:`JOINT_SOLVERS` name.
+        A :data:`JOINT_SOLVERS` name: ``cpsat`` (the compact model), ``cg``
+        (column generation, then CP-SAT) or ``auto`` (the measured default).
     problem
         6–9: optimise that combination problem's Σ f over the placed jobs
         under Σ g ≤ g* (docs/concepts.md; "time" is ``time``). g* is ``t_star`` /
@@ -149,6 +148,7 @@ def solve_joint(
     if solver not in JOINT_SOLVERS:
         choices = ", ".join(JOINT_SOLVERS)
         raise ValueError(f"unknown joint solver '{solver}' (choose from: {choices})")
+    backend = "cpsat"  # cg and auto delegate until the decomposition lands
     if time not in TIMES:
         raise ValueError(f"time must be one of {', '.join(TIMES)}, not {time!r}")
     batch = _batch(instance, jobs)
@@ -232,7 +232,7 @@ def solve_joint(
         objective=result_objective,
         bound=bound,
         runtime=_clock.perf_counter() - began,
-        solver=solver,
+        solver=backend,
         windows=tuple(windows),
         info=info,
     )

@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="instance file (planner.instance/1)")
     p.add_argument("--problem", required=True, help="6, 7, 8 or 9 (docs/exact-models.md)")
-    p.add_argument("--solver", default="dp", help="dp (default), cpsat or milp")
+    p.add_argument("--solver", default=None,
+                   help="dp (default), cpsat or milp; with --joint: cpsat, cg or auto (default)")
     p.add_argument("--algorithm", default="amp", help="alternatives search algorithm (amp)")
     p.add_argument("--time", default="proc_time", help="proc_time (default) or runtime")
     p.add_argument("--t-star", type=int, default=None, help="time limit t* (integer)")
@@ -57,6 +58,13 @@ def _check(args: argparse.Namespace) -> None:
     from models.combination import TIMES
 
     choice("problem", args.problem, PROBLEM_CHOICES)
+    from models import JOINT_SOLVERS
+
+    if args.joint:
+        args.joint_solver = args.solver or "auto"
+        choice("solver", args.joint_solver, JOINT_SOLVERS)
+        args.solver = "dp"
+    args.solver = args.solver or "dp"
     choice("solver", args.solver, COMBINATION_SOLVERS)
     choice("time", args.time, TIMES)
     if not hasattr(planner, "find_alternatives"):
@@ -98,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
             time=args.time,
             hint=list(result.windows),
             time_limit=args.time_limit,
+            solver=args.joint_solver,
             **limits,
         )
         chosen = {w.job: (None, w) for w in result.windows}
