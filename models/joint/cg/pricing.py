@@ -1,0 +1,156 @@
+"""The exact pricing oracle of the joint master (docs/exact-models.md): one job's cheapest window.
+
+Given a :class:`Linear` form and non-negative prices ``ρ[k, t]`` on the unit times
+``[t, t+1)`` of node k, :func:`price` returns the window of job j minimising
+``form(w) + Σ_{tasks (k, T, T+d)} Σ_{T ≤ t < T+d} ρ[k, t]`` over every integer start T
+(or the slot starts, AEP space) and both geometries.
+
+For fixed T and duration level the value separates per node, so the best window is the
+n-of-m subset problem of :mod:`models.window.knapsack` under the job's budget (with the
+square level rule, or rough runtime ``R`` = the largest duration taken when the form
+rewards a long runtime). Over T the value is piecewise constant plus ``a_T·T``, changing
+only where a task enters or leaves a slot (T = s, e − d + 1) or a priced unit time
+(T = t + 1, t − d + 1); the minimum over integers is at an end of a piece, so the oracle
+evaluates both ends of every piece (p and p − 1 for each breakpoint p) and is exact.
+Candidates are ranked by the sum of their n smallest node values (a lower bound), and
+the knapsack runs only while that bound can still beat the best window found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.joint.cg.column import Linear
+from models.joint.space import JobSpace
+from models.window.knapsack import select
+
+CHUNK = 4096
+"""Candidate starts evaluated per numpy block."""
+
+
+@dataclass(frozen=True)
+class Prices:
+    """Node-time prices: node → (sorted unit times t, prices ρ ≥ 0 of ``[t, t+1)``)."""
+
+    by_node: Mapping[str, tuple[np.ndarray, np.ndarray]]
+
+    def __post_init__(self) -> None:
+        for node, (t, rho) in self.by_node.items():
+            if len(t) != len(rho) or np.any(np.diff(t) <= 0) or np.any(rho < 0):
+                raise ValueError(f"prices of node '{node}' need increasing times and ρ >= 0")
+
+    def prefix(self, node: str) -> tuple[np.ndarray, np.ndarray]:
+        """Return ``(times, P)`` with ``P[i]`` the sum of the first i prices of ``node``."""
+        t, rho = self.by_node.get(node, (np.zeros(0, np.int64), np.zeros(0)))
+        return t, np.concatenate([[0.0], np.cumsum(rho)])
+
+
+def _groups(sp: JobSpace, form: Linear) -> list[tuple[int, np.ndarray, bool]]:
+    """Return ``(runtime R, option indices, level rule required)`` per duration level."""
+    d = np.array([o.d for o in sp.options], dtype=np.int64)
+    if sp.square:
+        level = np.array([o.level for o in sp.options], dtype=np.int64)
+        return [(D, np.flatnonzero(level == D), True) for D in sp.levels]
+    if form.rt == 0:
+        return [(0, np.arange(len(d)), False)]
+    return [(int(R), np.flatnonzero(d <= R), form.rt < 0) for R in np.unique(d)]
+
+
+class _Group:
+    """The options of one level as arrays, with their node prices."""
+
+    def __init__(self, sp: JobSpace, idx: np.ndarray, form: Linear, prices: Prices) -> None:
+        opts = [sp.options[k] for k in idx]
+        self.idx = idx
+        self.s = np.array([o.slot.start for o in opts], dtype=np.int64)
+        self.e = np.array([o.slot.end for o in opts], dtype=np.int64)
+        self.d = np.array([o.d for o in opts], dtype=np.int64)
+        self.c = np.array([o.cost for o in opts], dtype=np.int64)
+        self.exact = np.array([o.exact for o in opts], dtype=bool)
+        self.nodes = [o.node for o in opts]
+        self.base = form.pt * self.d + form.cost * self.c
+        self.pref = [prices.prefix(o.node) for o in opts]
+        names = sorted(set(self.nodes))
+        self.node_of = np.array([names.index(x) for x in self.nodes], dtype=np.int64)
+        self.k = len(names)
+
+    def breakpoints(self) -> np.ndarray:
+        pts = [self.s, self.e - self.d + 1]
+        for (t, _), d in zip(self.pref, self.d, strict=True):
+            pts += [t + 1, t - d + 1]
+        p = np.unique(np.concatenate(pts)) if pts else np.zeros(0, np.int64)
+        both = np.unique(np.concatenate([p, p - 1]))
+        lo, hi = (self.s.min(), (self.e - self.d).max()) if len(self.s) else (0, -1)
+        return both[(both >= lo) & (both <= hi)]
+
+    def values(self, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return per-node values (C × k, inf where no option is alive) and the option per cell."""
+        z = np.full((len(T), len(self.s)), np.inf)
+        for o, (t, P) in enumerate(self.pref):
+            alive = (self.s[o] <= T) & (T + self.d[o] <= self.e[o])
+            dual = P[np.searchsorted(t, T + self.d[o])] - P[np.searchsorted(t, T)]
+            z[:, o] = np.where(alive, self.base[o] + dual, np.inf)
+        if self.k == len(self.s):
+            order = np.argsort(self.node_of)
+            return z[:, order], np.broadcast_to(order, z.shape).copy()
+        zn = np.full((len(T), self.k), np.inf)
+        which = np.zeros((len(T), self.k), dtype=np.int64)
+        for o in range(len(self.s)):
+            better = z[:, o] < zn[:, self.node_of[o]]
+            zn[better, self.node_of[o]] = z[better, o]
+            which[better, self.node_of[o]] = o
+        return zn, which
+
+
+def price(
+    sp: JobSpace, form: Linear, prices: Prices, *, free_start: bool = True
+) -> tuple[float, int, tuple[int, ...]] | None:
+    """Return ``(value, T, option indices)`` of the job's window of least priced value.
+
+    None when the job has no window at all (too few alive nodes or over budget everywhere).
+    """
+    best: tuple[float, int, tuple[int, ...]] | None = None
+    n = sp.n
+    starts = np.array(sp.slot_starts, dtype=np.int64)
+    for R, idx, rule in _groups(sp, form):
+        if len(idx) < n:
+            continue
+        g = _Group(sp, idx, form, prices)
+        T_all = g.breakpoints() if free_start else starts
+        for a in range(0, len(T_all), CHUNK):
+            T = T_all[a : a + CHUNK]
+            zn, which = g.values(T)
+            if zn.shape[1] < n:
+                continue
+            extra = form.rt * R + form.T * T + form.one
+            top = np.argpartition(zn, n - 1, axis=1)[:, :n]
+            rows = np.arange(len(T))[:, None]
+            low = zn[rows, top].sum(axis=1) + extra
+            # the n smallest values are the optimum unless the budget or level rule bites
+            ok = np.isfinite(low)
+            if sp.budget is not None:
+                ok &= g.c[which[rows, top]].sum(axis=1) <= sp.budget
+            if rule:
+                ok &= g.exact[which[rows, top]].any(axis=1)
+            if ok.any():
+                c = int(np.flatnonzero(ok)[np.argmin(low[ok])])
+                if best is None or low[c] < best[0]:
+                    pick = tuple(sorted(int(g.idx[which[c, i]]) for i in top[c]))
+                    best = (float(low[c]), int(T[c]), pick)
+            hard = np.flatnonzero(~ok & np.isfinite(low))
+            for c in hard[np.argsort(low[hard], kind="stable")]:
+                if best is not None and low[c] >= best[0]:
+                    break
+                cells = np.flatnonzero(np.isfinite(zn[c]))
+                opts = which[c][cells]
+                z = zn[c][cells]
+                pick = select(z, g.c[opts], n, sp.budget, g.exact[opts] if rule else None)
+                if pick is None:
+                    continue
+                value = float(z[pick].sum()) + extra[c]
+                if best is None or value < best[0]:
+                    best = (value, int(T[c]), tuple(sorted(int(g.idx[opts[i]]) for i in pick)))
+    return best
