@@ -62,14 +62,17 @@ def _groups(sp: JobSpace, form: Linear) -> list[tuple[int, np.ndarray, bool]]:
 class _Group:
     """The options of one level as arrays, with their node prices."""
 
-    def __init__(self, sp: JobSpace, idx: np.ndarray, form: Linear, prices: Prices) -> None:
+    def __init__(
+        self, sp: JobSpace, idx: np.ndarray, form: Linear, prices: Prices, R: int
+    ) -> None:
         opts = [sp.options[k] for k in idx]
         self.idx = idx
         self.s = np.array([o.slot.start for o in opts], dtype=np.int64)
         self.e = np.array([o.slot.end for o in opts], dtype=np.int64)
         self.d = np.array([o.d for o in opts], dtype=np.int64)
         self.c = np.array([o.cost for o in opts], dtype=np.int64)
-        self.exact = np.array([o.exact for o in opts], dtype=bool)
+        # square: the level rule; rough: a task of duration R makes R the runtime
+        self.exact = np.array([o.exact if sp.square else o.d == R for o in opts], dtype=bool)
         self.nodes = [o.node for o in opts]
         self.base = form.pt * self.d + form.cost * self.c
         self.pref = [prices.prefix(o.node) for o in opts]
@@ -118,7 +121,7 @@ def price(
     for R, idx, rule in _groups(sp, form):
         if len(idx) < n:
             continue
-        g = _Group(sp, idx, form, prices)
+        g = _Group(sp, idx, form, prices, R)
         T_all = g.breakpoints() if free_start else starts
         for a in range(0, len(T_all), CHUNK):
             T = T_all[a : a + CHUNK]
