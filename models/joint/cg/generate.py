@@ -12,9 +12,9 @@ import time as _clock
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from models.joint.cg.column import Column
+from models.joint.cg.column import Column, Linear
 from models.joint.cg.master import Master
-from models.joint.cg.pricing import price
+from models.joint.cg.pricing import Prices, price
 from models.joint.space import JobSpace
 
 IMPROVING = 1e-7
@@ -23,12 +23,15 @@ IMPROVING = 1e-7
 
 @dataclass
 class Generation:
-    """The outcome of :func:`generate`: best Lagrangian bound, last LP value, rounds, proof."""
+    """The outcome of :func:`generate`: best Lagrangian bound, last LP value, rounds, proof,
+    and the multipliers of the best bound (``form``, ``prices``, ``mu``, each job's least
+    priced value or None) for reduced-cost fixing (:mod:`models.joint.cg.fixing`)."""
 
     bound: float
     lp: float
     rounds: int
     converged: bool
+    duals: tuple[Linear, Prices, float, list[float | None]] | None = None
 
 
 def generate(
@@ -43,6 +46,7 @@ def generate(
     ``perf_counter`` time) passes, or the bound reaches ``target`` (an incumbent's value).
     """
     best, lp, rounds = -float("inf"), float("inf"), 0
+    duals = None
     while True:
         rounds += 1
         lp = master.solve()
@@ -54,10 +58,12 @@ def generate(
             values.append(found[0] if found is not None else None)
             if found is not None and found[0] - mu - pi[j] < -IMPROVING:
                 added += master.add(Column.build(j, sp, found[1], found[2]))
-        best = max(best, master.lagrangian(prices, mu, values))
+        bound = master.lagrangian(prices, mu, values)
+        if bound > best:
+            best, duals = bound, (form, prices, mu, values)
         if added == 0:
-            return Generation(best, lp, rounds, True)
+            return Generation(best, lp, rounds, True, duals)
         if target is not None and best >= target - IMPROVING:
-            return Generation(best, lp, rounds, False)
+            return Generation(best, lp, rounds, False, duals)
         if deadline is not None and _clock.perf_counter() > deadline:
-            return Generation(best, lp, rounds, False)
+            return Generation(best, lp, rounds, False, duals)

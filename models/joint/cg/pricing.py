@@ -18,7 +18,7 @@ the knapsack runs only while that bound can still beat the best window found.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,21 +108,66 @@ class _Group:
         return zn, which
 
 
-def price(
-    sp: JobSpace, form: Linear, prices: Prices, *, free_start: bool = True
-) -> tuple[float, int, tuple[int, ...]] | None:
-    """Return ``(value, T, option indices)`` of the job's window of least priced value.
+@dataclass
+class Block:
+    """One block of candidate starts of one level: node values and the n-smallest bound."""
 
-    None when the job has no window at all (too few alive nodes or over budget everywhere).
-    """
-    best: tuple[float, int, tuple[int, ...]] | None = None
+    g: _Group
+    T: np.ndarray
+    zn: np.ndarray
+    which: np.ndarray
+    extra: np.ndarray
+    top: np.ndarray
+    low: np.ndarray
+    ok: np.ndarray
+    """True where the n smallest values fit the budget and level rule (``low`` is exact)."""
+    rule: bool
+    n: int
+    budget: int | None
+
+    def pick(self, c: int) -> tuple[int, ...]:
+        """Return the option indices of the n smallest values of row ``c``."""
+        return tuple(sorted(int(self.g.idx[self.which[c, i]]) for i in self.top[c]))
+
+    def exact(self, c: int) -> tuple[float, tuple[int, ...]] | None:
+        """Return row ``c``'s least value and options under the budget and level rule."""
+        cells = np.flatnonzero(np.isfinite(self.zn[c]))
+        opts = self.which[c][cells]
+        z = self.zn[c][cells]
+        g = self.g
+        pick = select(z, g.c[opts], self.n, self.budget, g.exact[opts] if self.rule else None)
+        if pick is None:
+            return None
+        return float(z[pick].sum()) + self.extra[c], tuple(
+            sorted(int(g.idx[opts[i]]) for i in pick))
+
+
+def candidate_starts(
+    sp: JobSpace, form: Linear, prices: Prices, free_start: bool = True
+) -> np.ndarray:
+    """Return the union over all levels of the candidate starts (sorted)."""
+    if not free_start:
+        return np.array(sp.slot_starts, dtype=np.int64)
+    parts = [_Group(sp, idx, form, prices, R).breakpoints() for R, idx, _ in _groups(sp, form)]
+    return np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+
+
+def blocks(
+    sp: JobSpace,
+    form: Linear,
+    prices: Prices,
+    free_start: bool = True,
+    starts: np.ndarray | None = None,
+) -> Iterator[Block]:
+    """Yield the :class:`Block` s of every level over its candidate starts (module docstring),
+    or over ``starts`` for every level when given."""
     n = sp.n
-    starts = np.array(sp.slot_starts, dtype=np.int64)
+    aep = np.array(sp.slot_starts, dtype=np.int64)
     for R, idx, rule in _groups(sp, form):
         if len(idx) < n:
             continue
         g = _Group(sp, idx, form, prices, R)
-        T_all = g.breakpoints() if free_start else starts
+        T_all = starts if starts is not None else g.breakpoints() if free_start else aep
         for a in range(0, len(T_all), CHUNK):
             T = T_all[a : a + CHUNK]
             zn, which = g.values(T)
@@ -138,22 +183,27 @@ def price(
                 ok &= g.c[which[rows, top]].sum(axis=1) <= sp.budget
             if rule:
                 ok &= g.exact[which[rows, top]].any(axis=1)
-            if ok.any():
-                c = int(np.flatnonzero(ok)[np.argmin(low[ok])])
-                if best is None or low[c] < best[0]:
-                    pick = tuple(sorted(int(g.idx[which[c, i]]) for i in top[c]))
-                    best = (float(low[c]), int(T[c]), pick)
-            hard = np.flatnonzero(~ok & np.isfinite(low))
-            for c in hard[np.argsort(low[hard], kind="stable")]:
-                if best is not None and low[c] >= best[0]:
-                    break
-                cells = np.flatnonzero(np.isfinite(zn[c]))
-                opts = which[c][cells]
-                z = zn[c][cells]
-                pick = select(z, g.c[opts], n, sp.budget, g.exact[opts] if rule else None)
-                if pick is None:
-                    continue
-                value = float(z[pick].sum()) + extra[c]
-                if best is None or value < best[0]:
-                    best = (value, int(T[c]), tuple(sorted(int(g.idx[opts[i]]) for i in pick)))
+            yield Block(g, T, zn, which, extra, top, low, ok, rule, n, sp.budget)
+
+
+def price(
+    sp: JobSpace, form: Linear, prices: Prices, *, free_start: bool = True
+) -> tuple[float, int, tuple[int, ...]] | None:
+    """Return ``(value, T, option indices)`` of the job's window of least priced value.
+
+    None when the job has no window at all (too few alive nodes or over budget everywhere).
+    """
+    best: tuple[float, int, tuple[int, ...]] | None = None
+    for b in blocks(sp, form, prices, free_start):
+        if b.ok.any():
+            c = int(np.flatnonzero(b.ok)[np.argmin(b.low[b.ok])])
+            if best is None or b.low[c] < best[0]:
+                best = (float(b.low[c]), int(b.T[c]), b.pick(c))
+        hard = np.flatnonzero(~b.ok & np.isfinite(b.low))
+        for c in hard[np.argsort(b.low[hard], kind="stable")]:
+            if best is not None and b.low[c] >= best[0]:
+                break
+            found = b.exact(int(c))
+            if found is not None and (best is None or found[0] < best[0]):
+                best = (found[0], int(b.T[c]), found[1])
     return best

@@ -19,13 +19,17 @@ import time as _clock
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ortools.sat.python import cp_model
+
 from models.backends import cpsat_status, run_cpsat
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
-from models.joint.cg.generate import generate
+from models.joint.cg.fixing import allowed_starts
+from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.master import Master
 from models.joint.cg.pricing import Prices, price
 from models.joint.cpsat import JointModel
+from models.joint.space import JobSpace
 
 CG_METRICS: tuple[str, ...] = tuple(LINEAR_METRICS)
 """Objectives (and "time"/"cost" of problems (6)–(9)) that the ``cg`` solver handles."""
@@ -144,7 +148,9 @@ def solve_cg(
     if best <= low:
         stats["closed_by"] = "cg"
     else:
-        solution, best, low = _close(jm, goal, sign, P, low, (solution, best), began,
+        fixed = _restrictions(spaces, gen, best, free_start)
+        stats["fixed_starts"] = sum(hi - lo + 1 for _, spans in fixed for lo, hi in spans)
+        solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
                                      time_limit, threads, seed, stats)
     out.update(solution=solution, bound=sign * low, stage2="optimal" if best <= low else
                "feasible", status="optimal" if best <= low else "feasible")
@@ -155,6 +161,25 @@ def _placement(columns: Sequence[Column]) -> dict[int, tuple[int, list[int]]]:
     return {c.j: (c.T, list(c.chosen)) for c in sorted(columns, key=lambda c: c.j)}
 
 
+def _restrictions(
+    spaces: Sequence[JobSpace], gen: Generation, best: int, free_start: bool
+) -> list[tuple[bool, list[tuple[int, int]]]]:
+    """Return per job (must be placed, allowed start intervals) for solutions of value ≤
+    ``best − 1`` by reduced-cost fixing (:mod:`models.joint.cg.fixing`)."""
+    assert gen.duals is not None
+    form, prices, mu, values = gen.duals
+    slack = best - 1 - gen.bound + MARGIN * max(1.0, abs(gen.bound))
+    out = []
+    for sp, v in zip(spaces, values, strict=True):
+        if v is None:
+            out.append((False, []))
+            continue
+        m = min(0.0, v - mu)
+        spans = allowed_starts(sp, form, prices, mu + m + slack, free_start)
+        out.append((slack + m < 0, spans))
+    return out
+
+
 def _close(
     jm: JointModel,
     goal: Any,
@@ -162,32 +187,50 @@ def _close(
     count: int,
     low: int,
     incumbent: tuple[dict[int, tuple[int, list[int]]], int],
+    fixed: Sequence[tuple[bool, list[tuple[int, int]]]],
     began: float,
     time_limit: float | None,
     threads: int,
     seed: int,
     stats: dict[str, Any],
 ) -> tuple[dict[int, tuple[int, list[int]]], int, int]:
-    """Run the compact model with the count fixed, ``sign·goal ≥ low`` and the incumbent as
-    hint; return the best solution, its ``sign``-value and the proven bound."""
+    """Search the compact model for a solution better than the incumbent, with the count
+    fixed, ``low ≤ sign·goal ≤ U − 1`` and the starts of ``fixed``; return the best
+    solution, its ``sign``-value and the proven bound (infeasible: the incumbent is optimal).
+    """
     from models.joint.lexicographic import _solver
 
+    solution, best = incumbent
+    if any(must and not spans for must, spans in fixed):
+        stats["closed_by"] = "fixing"
+        return solution, best, best
     m = jm.model
     m.Add(sum(jm.placed) == count)
     m.Add(sign * goal >= low)
+    m.Add(sign * goal <= best - 1)
+    for placed, T, (must, spans) in zip(jm.placed, jm.T, fixed, strict=True):
+        if not spans:
+            m.Add(placed == 0)
+            continue
+        if must:
+            m.Add(placed == 1)
+        domain = cp_model.Domain.FromIntervals([list(span) for span in spans])
+        m.AddLinearExpressionInDomain(T, domain).OnlyEnforceIf(placed)
     m.ClearHints()
-    jm.hint(incumbent[0])
     m.Minimize(sign * goal)
     left = None
     if time_limit is not None:
         left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
     solver = _solver(left, threads, seed)
     status = cpsat_status(run_cpsat(solver, m))
-    raw = solver.BestObjectiveBound()
+    if status == "infeasible":  # nothing better than the incumbent exists
+        stats["closed_by"] = "compact"
+        return solution, best, best
     if status == "optimal":
         stats["closed_by"] = "compact"
+    raw = solver.BestObjectiveBound()
     if status in ("optimal", "feasible") and math.isfinite(raw):
         low = max(low, round_up(raw))
-    if status in ("optimal", "feasible") and round(solver.ObjectiveValue()) < incumbent[1]:
+    if status in ("optimal", "feasible"):
         return jm.solution(solver), round(solver.ObjectiveValue()), low
-    return incumbent[0], incumbent[1], low
+    return solution, best, low

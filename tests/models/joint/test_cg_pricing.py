@@ -9,6 +9,7 @@ import pytest
 
 from instances import Instance, duration, generate
 from models.joint.cg.column import Column, Linear
+from models.joint.cg.fixing import allowed_starts
 from models.joint.cg.pricing import Prices, price
 from models.joint.space import JobSpace
 from planner import make_window
@@ -102,3 +103,25 @@ def test_pricing_with_a_budget_that_bites() -> None:
         got = price(sp, form, prices)
         want = min(priced(w, form, prices) for w in all_windows(inst2, tight))
         assert got is not None and got[0] == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize(("seed", "geometry", "free"), CASES[::2])
+def test_allowed_starts_equal_brute_force(seed: int, geometry: str, free: bool) -> None:
+    """Reduced-cost fixing keeps exactly the starts at which some window's priced value is
+    within the threshold (thresholds between the least and the largest value)."""
+    rng = np.random.default_rng(1000 + seed)
+    inst = dataclasses.replace(generate("tiny", seed, jobs=3), geometry=geometry)
+    for job in inst.jobs:
+        sp = JobSpace(inst, job)
+        windows = aep(inst, job, all_windows(inst, job, free_start=free), free)
+        if not windows:
+            continue
+        form, prices = random_form(rng), random_prices(inst, rng)
+        by_start: dict[int, float] = {}
+        for w in windows:
+            by_start[w.start] = min(by_start.get(w.start, np.inf), priced(w, form, prices))
+        values = sorted(by_start.values())
+        threshold = values[len(values) // 3] + 1e-9
+        spans = allowed_starts(sp, form, prices, threshold, free)
+        got = {t for lo, hi in spans for t in range(lo, hi + 1)}
+        assert got == {t for t, v in by_start.items() if v <= threshold}
