@@ -3,11 +3,13 @@
 JSON Lines output (``--json``): one line per job in batch order,
 ``{"job", "status": "placed"|"postponed", "alternative": k|null, "window": {...}|null}``
 (``k`` counts from 1 per job, as in ``planner alternatives``),
-then one summary line ``{"problem", "solver", "status", "objective", "bound",
-"constraint", "limit", "time", "runtime"}``. ``--joint`` solves the joint
-co-allocation model (docs/exact-models.md) of the same problem instead, under the limit
-of the two-phase run and hinted with its combination; its windows are not
-alternatives, so ``alternative`` is null and ``solver`` is ``joint-cpsat``.
+then one summary line ``{"problem", "solver", "status", "objective", "bound", "gap",
+"constraint", "limit", "time", "runtime"}`` (``gap`` as :attr:`models.Result.gap`).
+``--joint`` solves the joint co-allocation model (docs/exact-models.md) of the same problem
+instead, under the limit of the two-phase run and hinted with its combination; its
+windows are not alternatives, so ``alternative`` is null and ``solver`` is
+``joint-cpsat`` or ``joint-cg`` (``--solver`` then picks the joint method). The table
+output ends with what is proven: ``optimal`` or ``within x % (bound b)``.
 """
 
 from __future__ import annotations
@@ -117,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         "status": result.status,
         "objective": result.objective,
         "bound": result.bound,
+        "gap": result.gap,
         "constraint": result.info.get("constraint_value"),
         "limit": result.info.get("limit"),
         "time": args.time,
@@ -146,4 +149,5 @@ def run(args: argparse.Namespace) -> int:
     print_table(["job", "status", "alt", "start", "finish", "cost", args.time, "nodes"], rows)
     print()
     print("  ".join(f"{key}={value}" for key, value in summary.items()))
+    print(f"proof: {result.proof}")
     return 0
