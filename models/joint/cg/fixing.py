@@ -20,6 +20,27 @@ from models.joint.cg.pricing import Prices, blocks, candidate_starts
 from models.joint.space import JobSpace
 
 
+def allowed_options(
+    sp: JobSpace, form: Linear, prices: Prices, threshold: float, free_start: bool = True
+) -> set[int]:
+    """Return the option indices of :attr:`JobSpace.options` that some window of priced value
+    ≤ ``threshold`` may use.
+
+    A window with option o at start T is worth at least the n smallest node values at T
+    with o's in place of the n-th (budget and level rule ignored: a lower bound, so an
+    option is dropped only when no window with it can meet the threshold). Within a piece
+    the value is linear in T, so the pieces' ends (the candidates) decide.
+    """
+    n, out = sp.n, set()
+    for b in blocks(sp, form, prices, free_start):
+        nth = np.partition(b.zn, n - 1, axis=1)[:, n - 1]
+        with np.errstate(invalid="ignore"):
+            least = b.low[:, None] + np.maximum(b.zn - nth[:, None], 0.0)
+            keep = np.isfinite(b.zn) & (least <= threshold)
+        out.update(int(k) for k in np.unique(b.g.idx[b.which[keep]]))
+    return out
+
+
 def start_values(
     sp: JobSpace, form: Linear, prices: Prices, threshold: float, free_start: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:

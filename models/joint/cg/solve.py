@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 
 from models.backends import cpsat_status, run_cpsat
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
-from models.joint.cg.fixing import allowed_starts
+from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.master import Master
@@ -149,7 +149,8 @@ def solve_cg(
         stats["closed_by"] = "cg"
     else:
         fixed = _restrictions(spaces, gen, best, free_start)
-        stats["fixed_starts"] = sum(hi - lo + 1 for _, spans in fixed for lo, hi in spans)
+        stats["fixed_starts"] = sum(hi - lo + 1 for _, spans, _ in fixed for lo, hi in spans)
+        stats["fixed_options"] = sum(len(options) for _, _, options in fixed)
         solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
                                      time_limit, threads, seed, stats)
     out.update(solution=solution, bound=sign * low, stage2="optimal" if best <= low else
@@ -163,20 +164,21 @@ def _placement(columns: Sequence[Column]) -> dict[int, tuple[int, list[int]]]:
 
 def _restrictions(
     spaces: Sequence[JobSpace], gen: Generation, best: int, free_start: bool
-) -> list[tuple[bool, list[tuple[int, int]]]]:
-    """Return per job (must be placed, allowed start intervals) for solutions of value ≤
-    ``best − 1`` by reduced-cost fixing (:mod:`models.joint.cg.fixing`)."""
+) -> list[tuple[bool, list[tuple[int, int]], set[int]]]:
+    """Return per job (must be placed, allowed start intervals, allowed options) for
+    solutions of value ≤ ``best − 1`` by reduced-cost fixing (:mod:`models.joint.cg.fixing`)."""
     assert gen.duals is not None
     form, prices, mu, values = gen.duals
     slack = best - 1 - gen.bound + MARGIN * max(1.0, abs(gen.bound))
     out = []
     for sp, v in zip(spaces, values, strict=True):
         if v is None:
-            out.append((False, []))
+            out.append((False, [], set()))
             continue
         m = min(0.0, v - mu)
         spans = allowed_starts(sp, form, prices, mu + m + slack, free_start)
-        out.append((slack + m < 0, spans))
+        options = allowed_options(sp, form, prices, mu + m + slack, free_start)
+        out.append((slack + m < 0, spans, options))
     return out
 
 
@@ -187,7 +189,7 @@ def _close(
     count: int,
     low: int,
     incumbent: tuple[dict[int, tuple[int, list[int]]], int],
-    fixed: Sequence[tuple[bool, list[tuple[int, int]]]],
+    fixed: Sequence[tuple[bool, list[tuple[int, int]], set[int]]],
     began: float,
     time_limit: float | None,
     threads: int,
@@ -201,19 +203,22 @@ def _close(
     from models.joint.lexicographic import _solver
 
     solution, best = incumbent
-    if any(must and not spans for must, spans in fixed):
+    if any(must and not spans for must, spans, _ in fixed):
         stats["closed_by"] = "fixing"
         return solution, best, best
     m = jm.model
     m.Add(sum(jm.placed) == count)
     m.Add(sign * goal >= low)
     m.Add(sign * goal <= best - 1)
-    for placed, T, (must, spans) in zip(jm.placed, jm.T, fixed, strict=True):
+    for placed, T, y, (must, spans, options) in zip(jm.placed, jm.T, jm.y, fixed, strict=True):
         if not spans:
             m.Add(placed == 0)
             continue
         if must:
             m.Add(placed == 1)
+        for k, v in enumerate(y):
+            if k not in options:
+                m.Add(v == 0)
         domain = cp_model.Domain.FromIntervals([list(span) for span in spans])
         m.AddLinearExpressionInDomain(T, domain).OnlyEnforceIf(placed)
     m.ClearHints()

@@ -9,7 +9,7 @@ import pytest
 
 from instances import Instance, duration, generate
 from models.joint.cg.column import Column, Linear
-from models.joint.cg.fixing import allowed_starts
+from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.pricing import Prices, price
 from models.joint.space import JobSpace
 from planner import make_window
@@ -125,3 +125,26 @@ def test_allowed_starts_equal_brute_force(seed: int, geometry: str, free: bool) 
         spans = allowed_starts(sp, form, prices, threshold, free)
         got = {t for lo, hi in spans for t in range(lo, hi + 1)}
         assert got == {t for t, v in by_start.items() if v <= threshold}
+
+
+@pytest.mark.parametrize(("seed", "geometry", "free"), CASES[1::2])
+def test_allowed_options_keep_every_option_of_a_cheap_window(
+    seed: int, geometry: str, free: bool
+) -> None:
+    """Option fixing is sound: every option of a window within the threshold stays (the
+    rule is a lower bound, so it may keep more)."""
+    rng = np.random.default_rng(2000 + seed)
+    inst = dataclasses.replace(generate("tiny", seed, jobs=3), geometry=geometry)
+    for job in inst.jobs:
+        sp = JobSpace(inst, job)
+        windows = aep(inst, job, all_windows(inst, job, free_start=free), free)
+        if not windows:
+            continue
+        form, prices = random_form(rng), random_prices(inst, rng)
+        values = sorted(priced(w, form, prices) for w in windows)
+        threshold = values[len(values) // 4] + 1e-9
+        kept = allowed_options(sp, form, prices, threshold, free)
+        for w in windows:
+            if priced(w, form, prices) <= threshold:
+                used = {sp.option_of(p.node, p.start, p.end) for p in w.placements}
+                assert used <= kept
