@@ -2,8 +2,12 @@
 exactly, add the improving windows, and keep the best Lagrangian bound.
 
 Every round's Lagrangian value is a valid lower bound on the integer optimum (whatever
-the duals), so the loop may stop at any time; when no job has an improving window the
-bound equals the master LP value (the Dantzig–Wolfe bound of Gamst & Pisinger 2013).
+the multipliers), so the loop may stop at any time; when no job has an improving window
+the bound equals the master LP value. Pricing uses Wentges-smoothed duals, a convex
+combination of the LP duals with the multipliers of the best bound so far (stabilised
+column generation, as in Gamst & Pisinger 2013): when the smoothed prices yield no
+window improving the LP (a mispricing), the round is repeated at the LP duals, so the
+loop ends only at the LP optimum.
 """
 
 from __future__ import annotations
@@ -12,26 +16,47 @@ import time as _clock
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from models.joint.cg.column import Column, Linear
+from models.joint.cg.column import Column
+from models.joint.cg.duals import Duals
 from models.joint.cg.master import Master
-from models.joint.cg.pricing import Prices, price
+from models.joint.cg.pricing import price
 from models.joint.space import JobSpace
 
 IMPROVING = 1e-7
 """A window enters the master when its reduced cost is below minus this."""
 
+SMOOTHING = 0.7
+"""Weight of the stability centre in the smoothed duals (0: plain column generation)."""
+
 
 @dataclass
 class Generation:
-    """The outcome of :func:`generate`: best Lagrangian bound, last LP value, rounds, proof,
-    and the multipliers of the best bound (``form``, ``prices``, ``mu``, each job's least
-    priced value or None) for reduced-cost fixing (:mod:`models.joint.cg.fixing`)."""
+    """The outcome of :func:`generate`: best Lagrangian bound, last LP value, pricing rounds,
+    whether the LP optimum was reached, and the multipliers of the best bound with each
+    job's least priced value under them (for :mod:`models.joint.cg.fixing`)."""
 
     bound: float
     lp: float
     rounds: int
     converged: bool
-    duals: tuple[Linear, Prices, float, list[float | None]] | None = None
+    duals: Duals | None = None
+    values: list[float | None] | None = None
+
+
+def _round(
+    spaces: Sequence[JobSpace], master: Master, point: Duals, lp_duals: Duals, free_start: bool
+) -> tuple[float, list[float | None], int]:
+    """Price every job at ``point``; add the windows improving the LP; return the bound."""
+    values: list[float | None] = []
+    added = 0
+    for j, sp in enumerate(spaces):
+        found = price(sp, point.form, point.prices, free_start=free_start)
+        values.append(found[0] if found is not None else None)
+        if found is not None:
+            col = Column.build(j, sp, found[1], found[2])
+            if lp_duals.reduced(col) < -IMPROVING:
+                added += master.add(col)
+    return point.lagrangian(values), values, added
 
 
 def generate(
@@ -41,29 +66,28 @@ def generate(
     free_start: bool = True,
     deadline: float | None = None,
     target: float | None = None,
+    smoothing: float = SMOOTHING,
 ) -> Generation:
     """Grow ``master`` by exact pricing until no window improves, ``deadline`` (a
     ``perf_counter`` time) passes, or the bound reaches ``target`` (an incumbent's value).
     """
-    best, lp, rounds = -float("inf"), float("inf"), 0
-    duals = None
+    out = Generation(-float("inf"), float("inf"), 0, False)
     while True:
-        rounds += 1
-        lp = master.solve()
-        form, prices, mu, pi = master.duals()
-        values: list[float | None] = []
-        added = 0
-        for j, sp in enumerate(spaces):
-            found = price(sp, form, prices, free_start=free_start)
-            values.append(found[0] if found is not None else None)
-            if found is not None and found[0] - mu - pi[j] < -IMPROVING:
-                added += master.add(Column.build(j, sp, found[1], found[2]))
-        bound = master.lagrangian(prices, mu, values)
-        if bound > best:
-            best, duals = bound, (form, prices, mu, values)
-        if added == 0:
-            return Generation(best, lp, rounds, True, duals)
-        if target is not None and best >= target - IMPROVING:
-            return Generation(best, lp, rounds, False, duals)
+        out.lp = master.solve()
+        current = master.duals()
+        points = [current] if out.duals is None or smoothing == 0 else [
+            out.duals.blend(current, smoothing), current]
+        for point in points:  # the LP duals only after a mispricing
+            out.rounds += 1
+            bound, values, added = _round(spaces, master, point, current, free_start)
+            if bound > out.bound:
+                out.bound, out.duals, out.values = bound, point, values
+            if added:
+                break
+        if not added:
+            out.converged = True
+            return out
+        if target is not None and out.bound >= target - IMPROVING:
+            return out
         if deadline is not None and _clock.perf_counter() > deadline:
-            return Generation(best, lp, rounds, False, duals)
+            return out

@@ -10,8 +10,8 @@
 Two tasks on a node overlap exactly when both cover the later one's start, so the rows
 (k, t) at the tasks' starts are the maximal cliques of each node's interval graph; a row
 is added when a column first starts a task at t on k. Any subset of these rows is a
-relaxation, so every Lagrangian bound of :meth:`Master.lagrangian` stays valid while the
-rows grow. GLOP re-solves the grown model from its previous basis.
+relaxation, so every Lagrangian bound (:class:`models.joint.cg.duals.Duals`) stays valid
+while the rows grow. GLOP re-solves the grown model from its previous basis.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 from ortools.linear_solver import pywraplp
 
 from models.joint.cg.column import Column, Linear
+from models.joint.cg.duals import Duals
 from models.joint.cg.pricing import Prices
 
 
@@ -61,7 +62,6 @@ class Master:
         self.columns: list[Column] = []
         self.x: list[pywraplp.Variable] = []
         self.keys: set[tuple[int, int, tuple[int, ...]]] = set()
-        self._fixed = 0.0
         lp.Objective().SetMinimization()
 
     def add(self, col: Column) -> bool:
@@ -99,11 +99,8 @@ class Master:
             raise RuntimeError(f"the master LP ended with GLOP status {status}")
         return self.lp.Objective().Value()
 
-    def duals(self) -> tuple[Linear, Prices, float, list[float]]:
-        """Return the pricing form, node prices, count dual μ and convexity duals π (sign-clipped).
-
-        The reduced cost of a window w of job j is ``form(w) + ρ·cover(w) − μ − π_j``.
-        """
+    def duals(self) -> Duals:
+        """Return the LP's duals, clipped to their valid signs, as :class:`Duals`."""
         form = self.objective
         for (g, _), row in zip(self.sides, self.side_rows, strict=True):
             form = form + g.scaled(-min(row.dual_value(), 0.0))
@@ -117,24 +114,11 @@ class Master:
                     np.array([rho for _, rho in items]),
                 )
         mu = self.count_row.dual_value() if self.count_row is not None else 0.0
+        fixed = sum(min(r.dual_value(), 0.0) * b for r, (_, b) in
+                    zip(self.side_rows, self.sides, strict=True))
+        fixed += mu * (self.count or 0)
         pi = [min(r.dual_value(), 0.0) for r in self.convex]
-        self._fixed = sum(min(r.dual_value(), 0.0) * b for r, (_, b) in
-                          zip(self.side_rows, self.sides, strict=True))
-        return form, Prices(by_node), mu, pi
-
-    def lagrangian(self, prices: Prices, mu: float, best: Sequence[float | None]) -> float:
-        """Return the Lagrangian bound for the duals of :meth:`duals` and each job's least
-        priced value ``best[j]`` (None: the job has no window).
-
-        ``Σ_s y_s b_s − Σ_kt ρ_kt + μ P + Σ_j min(0, best_j − μ)`` with ``y_s ≤ 0`` the side
-        duals: a lower bound on the integer optimum for any such multipliers.
-        """
-        total = self._fixed  # side duals read by the last :meth:`duals` (the LP may have grown)
-        total -= sum(float(rho.sum()) for _, rho in prices.by_node.values())
-        if self.count is not None:
-            total += mu * self.count
-        total += sum(min(0.0, v - mu) for v in best if v is not None)
-        return total
+        return Duals(form, Prices(by_node), mu, pi, fixed)
 
     def values(self) -> list[float]:
         """Return the LP value of each column's variable."""

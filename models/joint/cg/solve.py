@@ -167,8 +167,8 @@ def _restrictions(
 ) -> list[tuple[bool, list[tuple[int, int]], set[int]]]:
     """Return per job (must be placed, allowed start intervals, allowed options) for
     solutions of value ≤ ``best − 1`` by reduced-cost fixing (:mod:`models.joint.cg.fixing`)."""
-    assert gen.duals is not None
-    form, prices, mu, values = gen.duals
+    assert gen.duals is not None and gen.values is not None
+    form, prices, mu, values = gen.duals.form, gen.duals.prices, gen.duals.mu, gen.values
     slack = best - 1 - gen.bound + MARGIN * max(1.0, abs(gen.bound))
     out = []
     for sp, v in zip(spaces, values, strict=True):
