@@ -134,13 +134,13 @@ def solve_cg(
         m2.add(col)
     best = sum(sign * c.metric(metric) for c in inc)
     gen = generate(spaces, m2, free_start=free_start,
-                   deadline=began + 0.5 * time_limit if time_limit else None, target=float(best))
+                   deadline=began + 0.55 * time_limit if time_limit else None, target=float(best))
     stats.update(rounds=stats["rounds"] + gen.rounds, lp=sign * gen.lp,
                  lagrangian=sign * gen.bound, converged=gen.converged, columns=len(m2.columns))
     low = round_up(gen.bound)
     if best > low:
         found = integer_master(J, m2.columns, metric, sign, sides, count=P, hint=inc,
-                               time_limit=_share(began, time_limit, 0.65),
+                               time_limit=_share(began, time_limit, 0.7),
                                threads=threads, seed=seed)
         if found is not None and sum(sign * c.metric(metric) for c in found) < best:
             inc, best = found, sum(sign * c.metric(metric) for c in found)
