@@ -75,7 +75,8 @@ class _Group:
         self.exact = np.array([o.exact if sp.square else o.d == R for o in opts], dtype=bool)
         self.nodes = [o.node for o in opts]
         self.base = form.pt * self.d + form.cost * self.c
-        self.pref = [prices.prefix(o.node) for o in opts]
+        cache = {node: prices.prefix(node) for node in set(self.nodes)}
+        self.pref = [cache[node] for node in self.nodes]
         names = sorted(set(self.nodes))
         self.node_of = np.array([names.index(x) for x in self.nodes], dtype=np.int64)
         self.k = len(names)
@@ -90,22 +91,23 @@ class _Group:
         return both[(both >= lo) & (both <= hi)]
 
     def values(self, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Return per-node values (C × k, inf where no option is alive) and the option per cell."""
-        z = np.full((len(T), len(self.s)), np.inf)
+        """Return per-node values (C × k, inf where no option is alive) and the option per cell
+        at the sorted starts ``T``; each option is evaluated only where it is alive."""
+        zn = np.full((self.k, len(T)), np.inf)
+        which = np.zeros((self.k, len(T)), dtype=np.int64)
+        lo = np.searchsorted(T, self.s, "left")
+        hi = np.searchsorted(T, self.e - self.d, "right")
         for o, (t, P) in enumerate(self.pref):
-            alive = (self.s[o] <= T) & (T + self.d[o] <= self.e[o])
-            dual = P[np.searchsorted(t, T + self.d[o])] - P[np.searchsorted(t, T)]
-            z[:, o] = np.where(alive, self.base[o] + dual, np.inf)
-        if self.k == len(self.s):
-            order = np.argsort(self.node_of)
-            return z[:, order], np.broadcast_to(order, z.shape).copy()
-        zn = np.full((len(T), self.k), np.inf)
-        which = np.zeros((len(T), self.k), dtype=np.int64)
-        for o in range(len(self.s)):
-            better = z[:, o] < zn[:, self.node_of[o]]
-            zn[better, self.node_of[o]] = z[better, o]
-            which[better, self.node_of[o]] = o
-        return zn, which
+            a, b = int(lo[o]), int(hi[o])
+            if a >= b:
+                continue
+            Tt = T[a:b]
+            v = self.base[o] + (P[np.searchsorted(t, Tt + self.d[o])] - P[np.searchsorted(t, Tt)])
+            row, rows = zn[self.node_of[o], a:b], which[self.node_of[o], a:b]
+            better = v < row
+            row[better] = v[better]
+            rows[better] = o
+        return np.ascontiguousarray(zn.T), np.ascontiguousarray(which.T)
 
 
 @dataclass
