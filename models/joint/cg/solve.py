@@ -126,7 +126,19 @@ def solve_cg(
     out["stage1"] = "optimal" if len(inc) == limit else "feasible"
     out["solution"] = _placement(inc)
     out["status"] = out["stage1"]
-    if len(inc) < limit:
+    if len(inc) < limit:  # the count is not proven: the compact model gets the time left
+        from models.joint.lexicographic import solve_lexicographic
+
+        left = None
+        if time_limit is not None:
+            left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
+        rest = solve_lexicographic(jm, goal, sense, hint=out["solution"], time_limit=left,
+                                   threads=threads, seed=seed)
+        if rest["solution"] is not None and len(rest["solution"]) >= len(inc):
+            out.update({k: rest[k] for k in ("status", "solution", "bound", "stage1", "stage2")})
+            if rest["placed_bound"] is not None:
+                out["placed_bound"] = min(limit, rest["placed_bound"])
+        stats["closed_by"] = "compact" if out["status"] == "optimal" else None
         return out
     P = len(inc)
     m2 = Master(J, form, side_forms, count=P)
