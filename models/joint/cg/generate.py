@@ -76,7 +76,10 @@ def generate(
     """
     out = Generation(-float("inf"), float("inf"), 0, False)
     while True:
-        out.lp = master.solve()
+        try:
+            out.lp = master.solve()
+        except RuntimeError:  # GLOP gave up: keep the bounds proven so far
+            return out
         current = master.duals()
         points = [current] if out.duals is None or smoothing == 0 else [
             out.duals.blend(current, smoothing), current]

@@ -149,24 +149,28 @@ def solve_cg(
                    deadline=began + 0.55 * time_limit if time_limit else None, target=float(best))
     stats.update(rounds=stats["rounds"] + gen.rounds, lp=sign * gen.lp,
                  lagrangian=sign * gen.bound, converged=gen.converged, columns=len(m2.columns))
-    low = round_up(gen.bound)
-    if best > low:
+    low = round_up(gen.bound) if math.isfinite(gen.bound) else None
+    if low is None or best > low:
         found = integer_master(J, m2.columns, metric, sign, sides, count=P, hint=inc,
                                time_limit=_share(began, time_limit, 0.7),
                                threads=threads, seed=seed)
         if found is not None and sum(sign * c.metric(metric) for c in found) < best:
             inc, best = found, sum(sign * c.metric(metric) for c in found)
     solution = _placement(inc)
-    if best <= low:
+    if low is not None and best <= low:
         stats["closed_by"] = "cg"
     else:
-        fixed = _restrictions(spaces, gen, best, free_start)
+        fixed = _restrictions(spaces, gen, best, free_start) if low is not None else [
+            (False, [(lo, hi)], set(range(len(sp.options)))) for sp, (lo, hi) in
+            zip(spaces, jm.span, strict=True)]
         stats["fixed_starts"] = sum(hi - lo + 1 for _, spans, _ in fixed for lo, hi in spans)
         stats["fixed_options"] = sum(len(options) for _, _, options in fixed)
         solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
                                      time_limit, threads, seed, stats)
-    out.update(solution=solution, bound=sign * low, stage2="optimal" if best <= low else
-               "feasible", status="optimal" if best <= low else "feasible")
+    proven = low is not None and best <= low
+    out.update(solution=solution, bound=sign * low if low is not None else None,
+               stage2="optimal" if proven else "feasible", status="optimal" if proven else
+               "feasible")
     return out
 
 
@@ -199,7 +203,7 @@ def _close(
     goal: Any,
     sign: int,
     count: int,
-    low: int,
+    low: int | None,
     incumbent: tuple[dict[int, tuple[int, list[int]]], int],
     fixed: Sequence[tuple[bool, list[tuple[int, int]], set[int]]],
     began: float,
@@ -207,7 +211,7 @@ def _close(
     threads: int,
     seed: int,
     stats: dict[str, Any],
-) -> tuple[dict[int, tuple[int, list[int]]], int, int]:
+) -> tuple[dict[int, tuple[int, list[int]]], int, int | None]:
     """Search the compact model for a solution better than the incumbent, with the count
     fixed, ``low ≤ sign·goal ≤ U − 1`` and the starts of ``fixed``; return the best
     solution, its ``sign``-value and the proven bound (infeasible: the incumbent is optimal).
@@ -220,7 +224,8 @@ def _close(
         return solution, best, best
     m = jm.model
     m.Add(sum(jm.placed) == count)
-    m.Add(sign * goal >= low)
+    if low is not None:
+        m.Add(sign * goal >= low)
     m.Add(sign * goal <= best - 1)
     for placed, T, y, (must, spans, options) in zip(jm.placed, jm.T, jm.y, fixed, strict=True):
         if not spans:
@@ -247,7 +252,7 @@ def _close(
         stats["closed_by"] = "compact"
     raw = solver.BestObjectiveBound()
     if status in ("optimal", "feasible") and math.isfinite(raw):
-        low = max(low, round_up(raw))
+        low = round_up(raw) if low is None else max(low, round_up(raw))
     if status in ("optimal", "feasible"):
         return jm.solution(solver), round(solver.ObjectiveValue()), low
     return solution, best, low
