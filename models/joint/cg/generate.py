@@ -70,11 +70,17 @@ def generate(
     deadline: float | None = None,
     target: float | None = None,
     smoothing: float = SMOOTHING,
+    initial: tuple[Duals, list[float | None]] | None = None,
 ) -> Generation:
     """Grow ``master`` by exact pricing until no window improves, ``deadline`` (a
     ``perf_counter`` time) passes, or the bound reaches ``target`` (an incumbent's value).
+
+    ``initial``: multipliers and each job's least priced value under them, whose bound
+    the loop starts from (e.g. every job alone).
     """
     out = Generation(-float("inf"), float("inf"), 0, False)
+    if initial is not None:
+        out.bound, out.duals, out.values = initial[0].lagrangian(initial[1]), *initial
     while True:
         try:
             out.lp = master.solve()

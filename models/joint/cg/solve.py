@@ -23,6 +23,7 @@ from ortools.sat.python import cp_model
 
 from models.backends import cpsat_status, run_cpsat
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
+from models.joint.cg.duals import Duals
 from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
@@ -92,9 +93,10 @@ def solve_cg(
     for placement in seeds:
         for j, (T, chosen) in placement.items():
             add(Column.build(j, spaces[j], T, chosen))
-    reachable = 0
+    reachable, singles = 0, []
     for j, sp in enumerate(spaces):
         alone = price(sp, form, Prices({}), free_start=free_start)
+        singles.append(alone[0] if alone is not None else None)
         if alone is not None:
             reachable += 1
             add(Column.build(j, sp, alone[1], alone[2]))
@@ -145,7 +147,10 @@ def solve_cg(
     for col in [*inc, *pool.values()]:
         m2.add(col)
     best = sum(sign * c.metric(metric) for c in inc)
-    gen = generate(spaces, m2, free_start=free_start,
+    # zero prices, μ the P-th least single-job optimum: L = Σ of the P least (every job alone)
+    mu = sorted(v for v in singles if v is not None)[P - 1] if P else 0.0
+    start = Duals(form, Prices({}), mu, [0.0] * J, mu * P)
+    gen = generate(spaces, m2, free_start=free_start, initial=(start, singles),
                    deadline=began + 0.55 * time_limit if time_limit else None, target=float(best))
     stats.update(rounds=stats["rounds"] + gen.rounds, lp=sign * gen.lp,
                  lagrangian=sign * gen.bound, converged=gen.converged, columns=len(m2.columns))
