@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import pytest
 
@@ -13,6 +14,8 @@ from planner import find_alternatives
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
+CASES = int(os.environ.get("PLANNER_CG_CASES", "240"))
+"""Tiny random batches in the suite; ``PLANNER_CG_CASES=5000`` for a long run."""
 OBJECTIVES = ["proc_time", "runtime", "cost", "finish", "start", 6, 7, 8, 9]
 LIMITS = {"time": 12, "cost": 20}
 
@@ -60,7 +63,7 @@ def brute(inst: Instance, objective: object, free: bool, vo: int | None) -> tupl
     return brute_joint(windows_of(inst, free), lambda w: value(w, objective), "min", sides)
 
 
-@pytest.mark.parametrize("seed", range(240))
+@pytest.mark.parametrize("seed", range(CASES))
 def test_cg_optimum_equals_brute_force_and_compact_model(seed: int) -> None:
     """Tiny random batches (both geometries, free and AEP starts, budgets, VO budget, every
     objective and problems 6–9): cg proves the brute-force optimum, its Lagrangian bound
