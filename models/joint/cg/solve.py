@@ -103,6 +103,9 @@ def solve_cg(
     stats: dict[str, Any] = {"rounds": 0, "lp": None, "lagrangian": None, "closed_by": None}
     out: dict[str, Any] = {"stage1": None, "stage2": None, "bound": None, "placed_bound": None,
                            "cg": stats, "solution": None, "status": "unknown"}
+    if any(limit < 0 for _, limit in sides):  # every sum of costs and times is >= 0
+        out.update(status="infeasible", stage1="infeasible")
+        return out
     inc = integer_master(J, list(pool.values()), None, sign, sides,
                          time_limit=_share(began, time_limit, 0.1), threads=threads, seed=seed)
     if inc is None:

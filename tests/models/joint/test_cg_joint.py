@@ -121,6 +121,19 @@ def test_css2015_cg_under_a_tight_limit_never_claims_a_false_optimum() -> None:
 
 
 @pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"objective": "cost", "vo_budget": -1},  # even the empty batch costs 0 > -1
+        {"problem": 8, "t_star": -1},  # even the empty batch uses time 0 > -1
+    ],
+)
+def test_cg_negative_limit_is_infeasible(kwargs: dict) -> None:
+    """A side limit no placement (not even the empty one) meets → ``infeasible``, no windows."""
+    r = solve_joint(generate("tiny", 1, jobs=2), solver="cg", **kwargs)
+    assert r.status == "infeasible" and r.objective is None and r.windows == ()
+
+
+@pytest.mark.parametrize(
     ("bound", "want"),
     [
         (41.0, 41),  # an exact integer stays
