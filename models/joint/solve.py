@@ -131,7 +131,10 @@ def solve_joint(
         the docs/concepts.md criterion on that metric). Ignored when ``problem`` is set.
     solver
         A :data:`JOINT_SOLVERS` name: ``cpsat`` (the compact model), ``cg``
-        (column generation, then CP-SAT) or ``auto`` (the measured default).
+        (column generation, then CP-SAT; objectives in
+        :data:`models.joint.cg.CG_METRICS` and problems 6–9, else ValueError) or
+        ``auto`` (``cg`` where it applies, else ``cpsat``: the better measured
+        one, docs/benchmarks.md). ``info["cg"]`` holds the decomposition's counts.
     problem
         6–9: optimise that combination problem's Σ f over the placed jobs
         under Σ g ≤ g* (docs/concepts.md; "time" is ``time``). g* is ``t_star`` /
