@@ -28,8 +28,8 @@ IMPROVING = 1e-7
 SMOOTHING = 0.0
 """Default weight of the stability centre in the smoothed duals (0: plain column generation).
 
-Measured on css2015 seed 1 (docs/benchmarks.md): smoothing at 0.5 or 0.7 did not reach a
-better bound within the same CPU time than plain column generation, so it is off."""
+Measured on css2015 seed 1 (docs/benchmarks.md): smoothing at 0.5 or 0.7 gave no clear gain
+in bound per CPU second over plain column generation, so it is off."""
 
 
 @dataclass
