@@ -66,6 +66,18 @@ class Result:
             return None
         return abs(self.objective - self.bound) / max(abs(self.objective), 1.0)
 
+    @property
+    def proof(self) -> str:
+        """Return what is proven, for display: ``optimal``, ``within x % (bound b)`` (x the
+        :attr:`gap` in percent), ``no proven bound``, ``infeasible`` or ``unknown``."""
+        if self.status == "optimal":
+            return "optimal"
+        if self.status == "feasible":
+            if self.gap is None:
+                return "no proven bound"
+            return f"within {100 * self.gap:.2f} % (bound {self.bound:g})"
+        return self.status
+
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict: status, objective, bound, gap, runtime, solver, windows, info.
 

@@ -125,6 +125,13 @@ ALGORITHMS: dict[str, Algorithm] = {
     )
 }  # fmt: skip
 
+JOINT_SOLVERS: dict[str, str] = {
+    "cpsat": "two-stage lexicographic CP-SAT model (OR-Tools)",
+    "cg": "column generation: LP bound over windows, then CP-SAT (docs/exact-models.md)",
+    "auto": "the better measured default of cpsat and cg (docs/benchmarks.md)",
+}
+"""Joint co-allocation methods (``solve_joint(solver=)``, ``planner combine --joint --solver``)."""
+
 ALIASES: dict[str, str] = {alias: a.name for a in ALGORITHMS.values() for alias in a.aliases}
 
 

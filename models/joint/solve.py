@@ -17,9 +17,7 @@ from models.combination.problem import TIMES, Table, problem_of
 from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
 from planner import METRICS, Window, make_window
-
-JOINT_SOLVERS: dict[str, str] = {"cpsat": "two-stage lexicographic CP-SAT model (OR-Tools)"}
-"""Joint co-allocation method names → description."""
+from planner.registry import JOINT_SOLVERS
 
 SENSES: dict[str, str] = {c.metric: c.sense for c in CRITERIA.values()}
 """docs/concepts.md metric → the sense of the docs/concepts.md criterion that optimises it (joint
@@ -67,6 +65,36 @@ def _two_phase_limit(
     return table.default_limit(kind) if table.jobs else 0
 
 
+def _backend(solver: str, metric: str) -> str:
+    from models.joint.cg import CG_METRICS
+
+    if solver == "cg" and metric not in CG_METRICS:
+        raise ValueError(
+            f"the cg joint solver handles the objectives {', '.join(CG_METRICS)}, not '{metric}'"
+        )
+    if solver == "auto":
+        return "cg" if metric in CG_METRICS else "cpsat"
+    return solver
+
+
+def _alternatives(
+    instance: Instance, batch: Sequence[Job], spaces: Sequence[Any], algorithm: str
+) -> list[dict[int, tuple[int, list[int]]]]:
+    """Return the heuristic ``algorithm``'s alternatives as one placement per window."""
+    import planner
+
+    if not hasattr(planner, "find_alternatives"):
+        return []
+    found = planner.find_alternatives(instance, algorithm, jobs=[j.id for j in batch]).by_job()
+    out = []
+    for j, job in enumerate(batch):
+        for w in found.get(job.id, []):
+            chosen = [spaces[j].option_of(p.node, p.start, p.end) for p in w.placements]
+            if None not in chosen:
+                out.append({j: (w.start, chosen)})
+    return out
+
+
 def solve_joint(
     instance: Instance,
     objective: str = "proc_time",
@@ -102,7 +130,11 @@ def solve_joint(
         ``near_distance`` are maximised, the others minimised (the sense of
         the docs/concepts.md criterion on that metric). Ignored when ``problem`` is set.
     solver
-        A :data:`JOINT_SOLVERS` name.
+        A :data:`JOINT_SOLVERS` name: ``cpsat`` (the compact model), ``cg``
+        (column generation, then CP-SAT; objectives in
+        :data:`models.joint.cg.CG_METRICS` and problems 6–9, else ValueError) or
+        ``auto`` (``cg`` where it applies, else ``cpsat``: the better measured
+        one, docs/benchmarks.md). ``info["cg"]`` holds the decomposition's counts.
     problem
         6–9: optimise that combination problem's Σ f over the placed jobs
         under Σ g ≤ g* (docs/concepts.md; "time" is ``time``). g* is ``t_star`` /
@@ -155,6 +187,7 @@ def solve_joint(
     spaces = [JobSpace(instance, job) for job in batch]
     jm = JointModel(spaces, free_start=free_start, vo_budget=vo_budget)
     info: dict[str, Any] = {"free_start": free_start, "vo_budget": vo_budget}
+    sides: list[tuple[str, int]] = [("cost", vo_budget)] if vo_budget is not None else []
     if problem is None:
         if objective not in METRICS:
             raise ValueError(f"unknown objective '{objective}' (choose from: {', '.join(METRICS)})")
@@ -163,6 +196,7 @@ def solve_joint(
         scale = math.lcm(*(s for _, s in parts)) if parts else 1
         goal = sum(e * (scale // s) for e, s in parts)
         info["objective"] = objective
+        linear = objective
 
         def value(w: Window) -> float:
             return w.metric(objective)
@@ -181,6 +215,8 @@ def solve_joint(
         goal = sum(part(j, prob.objective) for j in range(len(spaces)))
         info.update(problem=prob.number, time=time, limit=limit, t_star=t_star, b_star=b_star)
         info[prob.limit_name] = limit
+        linear = time if prob.objective == "time" else "cost"
+        sides.append((time if prob.constraint == "time" else "cost", limit))
 
         def metric_of(w: Window, kind: str) -> int:
             return w.cost if kind == "cost" else w.metric(time)
@@ -188,17 +224,28 @@ def solve_joint(
         def value(w: Window) -> float:
             return metric_of(w, prob.objective)
 
-    out = solve_lexicographic(
-        jm,
-        goal,
-        sense,
-        hint=_hint_of(spaces, hint) if hint is not None else None,
-        time_limit=time_limit,
-        threads=threads,
-        seed=seed,
-        scale=scale,
-        progress=progress,
-    )
+    backend = _backend(solver, linear)
+    hinted = _hint_of(spaces, hint) if hint is not None else None
+    if backend == "cg":
+        from models.joint.cg import solve_cg
+
+        seeds = [hinted] if hinted else []
+        seeds += _alternatives(instance, batch, spaces, algorithm)
+        out = solve_cg(jm, goal, sense, linear, sides, seeds=seeds, free_start=free_start,
+                       time_limit=time_limit, threads=threads, seed=seed)
+        info["cg"] = out["cg"]
+    else:
+        out = solve_lexicographic(
+            jm,
+            goal,
+            sense,
+            hint=hinted,
+            time_limit=time_limit,
+            threads=threads,
+            seed=seed,
+            scale=scale,
+            progress=progress,
+        )
     windows: list[Window] = []
     for j, (T, chosen) in sorted((out["solution"] or {}).items()):
         slots = sorted(
@@ -232,7 +279,7 @@ def solve_joint(
         objective=result_objective,
         bound=bound,
         runtime=_clock.perf_counter() - began,
-        solver=solver,
+        solver=backend,
         windows=tuple(windows),
         info=info,
     )

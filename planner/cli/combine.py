@@ -3,11 +3,13 @@
 JSON Lines output (``--json``): one line per job in batch order,
 ``{"job", "status": "placed"|"postponed", "alternative": k|null, "window": {...}|null}``
 (``k`` counts from 1 per job, as in ``planner alternatives``),
-then one summary line ``{"problem", "solver", "status", "objective", "bound",
-"constraint", "limit", "time", "runtime"}``. ``--joint`` solves the joint
-co-allocation model (docs/exact-models.md) of the same problem instead, under the limit
-of the two-phase run and hinted with its combination; its windows are not
-alternatives, so ``alternative`` is null and ``solver`` is ``joint-cpsat``.
+then one summary line ``{"problem", "solver", "status", "objective", "bound", "gap",
+"constraint", "limit", "time", "runtime"}`` (``gap`` as :attr:`models.Result.gap`).
+``--joint`` solves the joint co-allocation model (docs/exact-models.md) of the same problem
+instead, under the limit of the two-phase run and hinted with its combination; its
+windows are not alternatives, so ``alternative`` is null and ``solver`` is
+``joint-cpsat`` or ``joint-cg`` (``--solver`` then picks the joint method). The table
+output ends with what is proven: ``optimal`` or ``within x % (bound b)``.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="instance file (planner.instance/1)")
     p.add_argument("--problem", required=True, help="6, 7, 8 or 9 (docs/exact-models.md)")
-    p.add_argument("--solver", default="dp", help="dp (default), cpsat or milp")
+    p.add_argument("--solver", default=None,
+                   help="dp (default), cpsat or milp; with --joint: cpsat, cg or auto (default)")
     p.add_argument("--algorithm", default="amp", help="alternatives search algorithm (amp)")
     p.add_argument("--time", default="proc_time", help="proc_time (default) or runtime")
     p.add_argument("--t-star", type=int, default=None, help="time limit t* (integer)")
@@ -57,6 +60,13 @@ def _check(args: argparse.Namespace) -> None:
     from models.combination import TIMES
 
     choice("problem", args.problem, PROBLEM_CHOICES)
+    from models import JOINT_SOLVERS
+
+    if args.joint:
+        args.joint_solver = args.solver or "auto"
+        choice("solver", args.joint_solver, JOINT_SOLVERS)
+        args.solver = "dp"
+    args.solver = args.solver or "dp"
     choice("solver", args.solver, COMBINATION_SOLVERS)
     choice("time", args.time, TIMES)
     if not hasattr(planner, "find_alternatives"):
@@ -98,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             time=args.time,
             hint=list(result.windows),
             time_limit=args.time_limit,
+            solver=args.joint_solver,
             **limits,
         )
         chosen = {w.job: (None, w) for w in result.windows}
@@ -108,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         "status": result.status,
         "objective": result.objective,
         "bound": result.bound,
+        "gap": result.gap,
         "constraint": result.info.get("constraint_value"),
         "limit": result.info.get("limit"),
         "time": args.time,
@@ -137,4 +149,5 @@ def run(args: argparse.Namespace) -> int:
     print_table(["job", "status", "alt", "start", "finish", "cost", args.time, "nodes"], rows)
     print()
     print("  ".join(f"{key}={value}" for key, value in summary.items()))
+    print(f"proof: {result.proof}")
     return 0

@@ -13,7 +13,8 @@ from planner import find_alternatives
 from planner.cli import main
 
 SUMMARY_KEYS = {
-    "problem", "solver", "status", "objective", "bound", "constraint", "limit", "time", "runtime",
+    "problem", "solver", "status", "objective", "bound", "gap", "constraint", "limit", "time",
+    "runtime",
 }  # fmt: skip
 
 
@@ -54,11 +55,22 @@ def test_json_lines_match_the_api(
             assert line["window"] is None and line["job"] in api.info["postponed"]
 
 
-def test_joint_flag_is_never_worse(tiny_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("flags", "solver"),
+    [
+        ([], "joint-cg"),  # auto: column generation for a linear objective
+        (["--solver", "cpsat"], "joint-cpsat"),  # the compact model
+        (["--solver", "cg"], "joint-cg"),  # the decomposition
+    ],
+)
+def test_joint_flag_is_never_worse(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str], flags: list[str], solver: str
+) -> None:
     """``--joint`` solves the joint model under the two-phase limit; (8) minimises Σ cost."""
     two = run_json(capsys, "combine", str(tiny_file), "--problem", "8")
-    joint = run_json(capsys, "combine", str(tiny_file), "--problem", "8", "--joint")
-    assert joint[-1]["solver"] == "joint-cpsat" and joint[-1]["status"] == "optimal"
+    joint = run_json(capsys, "combine", str(tiny_file), "--problem", "8", "--joint", *flags)
+    assert joint[-1]["solver"] == solver and joint[-1]["status"] == "optimal"
+    assert joint[-1]["gap"] == 0.0
     assert joint[-1]["limit"] == two[-1]["limit"]
     placed = [sum(j.get("status") == "placed" for j in out[:-1]) for out in (two, joint)]
     assert placed[1] >= placed[0]
@@ -83,6 +95,15 @@ def test_table_output(tiny_file: Path, capsys: pytest.CaptureFixture[str]) -> No
         "job", "status", "alt", "start", "finish", "cost", "runtime", "nodes",
     ]  # fmt: skip
     assert "problem=9" in out and "solver=dp" in out
+    assert out.splitlines()[-1] == "proof: optimal"
+
+
+def test_joint_solver_names_are_checked(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With ``--joint``, ``--solver`` takes a joint method; dp is a combination method only."""
+    assert main(["combine", str(tiny_file), "--problem", "8", "--joint", "--solver", "dp"]) == 2
+    assert "unknown solver 'dp'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,21 @@ def test_gap(status: str, objective: float | None, bound: float | None, gap: flo
     assert r.is_optimal is (status == "optimal")
 
 
+@pytest.mark.parametrize(
+    ("status", "objective", "bound", "text"),
+    [
+        ("optimal", 10.0, 10.0, "optimal"),  # proven
+        ("feasible", 8150.0, 8025.0, "within 1.53 % (bound 8025)"),  # min problem, bound below
+        ("feasible", 8.0, 10.0, "within 25.00 % (bound 10)"),  # max problem, bound above
+        ("feasible", 10.0, None, "no proven bound"),  # nothing proven
+        ("infeasible", None, None, "infeasible"),  # proven: no solution exists
+    ],
+)
+def test_proof_text(status: str, objective: float | None, bound: float | None, text: str) -> None:
+    """``Result.proof`` says optimal, or the gap in percent with the bound, or what is known."""
+    assert Result(status, objective, bound, 0.1, "cg").proof == text  # type: ignore[arg-type]
+
+
 def test_to_dict_is_json() -> None:
     """``to_dict`` holds the fields and the window objects, and is JSON-serialisable."""
     inst = generate("tiny", 0)

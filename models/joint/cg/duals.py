@@ -1,0 +1,64 @@
+"""Dual multipliers of the joint master (docs/exact-models.md): the Lagrangian bound they give,
+reduced costs, and Wentges smoothing (a convex combination with a stability centre)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.joint.cg.column import Column, Linear
+from models.joint.cg.pricing import Prices
+
+
+@dataclass(frozen=True)
+class Duals:
+    """Sign-valid multipliers: pricing ``form`` (objective + side duals), node-time
+    ``prices`` ρ ≥ 0, count dual ``mu``, convexity duals ``pi`` ≤ 0, and ``fixed`` =
+    Σ_s y_s b_s + μ·P (y_s ≤ 0 the side duals, P the fixed count or 0)."""
+
+    form: Linear
+    prices: Prices
+    mu: float
+    pi: list[float]
+    fixed: float
+
+    def lagrangian(self, best: Sequence[float | None]) -> float:
+        """Return ``fixed − Σ ρ + Σ_j min(0, best_j − μ)`` for each job's least priced value
+        (None: no window): a lower bound on every integer solution, for any such multipliers.
+        """
+        total = self.fixed - sum(float(rho.sum()) for _, rho in self.prices.by_node.values())
+        return total + sum(min(0.0, v - self.mu) for v in best if v is not None)
+
+    def reduced(self, col: Column) -> float:
+        """Return the reduced cost of ``col``: form + covered prices − μ − π_j."""
+        total = col.value(self.form) - self.mu - self.pi[col.j]
+        for node, start, end in col.tasks:
+            t, rho = self.prices.by_node.get(node, (None, None))
+            if t is not None:
+                total += float(rho[(t >= start) & (t < end)].sum())
+        return total
+
+    def blend(self, other: Duals, alpha: float) -> Duals:
+        """Return ``alpha·self + (1 − alpha)·other`` (signs are kept: a convex combination)."""
+        a, b = alpha, 1.0 - alpha
+        nodes = set(self.prices.by_node) | set(other.prices.by_node)
+        by_node = {}
+        for node in nodes:
+            merged: dict[int, float] = {}
+            for weight, src in ((a, self.prices), (b, other.prices)):
+                t, rho = src.by_node.get(node, (np.zeros(0, np.int64), np.zeros(0)))
+                for ti, ri in zip(t.tolist(), rho.tolist(), strict=True):
+                    merged[ti] = merged.get(ti, 0.0) + weight * ri
+            items = sorted((t, r) for t, r in merged.items() if r > 0.0)
+            if items:
+                by_node[node] = (np.array([t for t, _ in items], dtype=np.int64),
+                                 np.array([r for _, r in items]))
+        return Duals(
+            form=self.form.scaled(a) + other.form.scaled(b),
+            prices=Prices(by_node),
+            mu=a * self.mu + b * other.mu,
+            pi=[a * x + b * y for x, y in zip(self.pi, other.pi, strict=True)],
+            fixed=a * self.fixed + b * other.fixed,
+        )

@@ -1,0 +1,266 @@
+"""The ``cg`` solver of :func:`models.solve_joint` (docs/exact-models.md): column generation
+bounds, price-and-branch incumbents, and the compact CP-SAT model to close the gap.
+
+Lexicographic rule, in two phases. Phase 1 bounds the placed count: a job with no window
+at all can never be placed, and otherwise the master LP with c_w = −1 gives
+``count ≤ ⌊−L₁⌋``; when an incumbent meets that bound the count P is proven. Phase 2
+fixes ``Σ x_w = P`` and minimises ``sign · metric`` (sign −1 for a maximised objective);
+its Lagrangian bound L₂, rounded up to an integer (all objectives are integers) after a
+relative margin of 10⁻⁶ for floating error, bounds every solution with P placed jobs.
+If an incumbent meets ⌈L₂⌉ it is optimal; else the compact model of
+:mod:`models.joint.cpsat` runs with the count fixed, the objective bounded by ⌈L₂⌉
+and the incumbent as its hint, and its own bound is combined with ⌈L₂⌉.
+"""
+
+from __future__ import annotations
+
+import math
+import time as _clock
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from models.backends import cpsat_status, run_cpsat
+from models.joint.cg.column import LINEAR_METRICS, Column, Linear
+from models.joint.cg.duals import Duals
+from models.joint.cg.fixing import allowed_options, allowed_starts
+from models.joint.cg.generate import Generation, generate
+from models.joint.cg.integer import integer_master
+from models.joint.cg.master import Master
+from models.joint.cg.pricing import Prices, price
+from models.joint.cpsat import JointModel
+from models.joint.space import JobSpace
+
+CG_METRICS: tuple[str, ...] = tuple(LINEAR_METRICS)
+"""Objectives (and "time"/"cost" of problems (6)–(9)) that the ``cg`` solver handles."""
+
+MARGIN = 1e-6
+"""Relative margin subtracted from a floating bound before rounding it up to an integer."""
+
+Placement = Mapping[int, tuple[int, Sequence[int]]]
+
+
+def round_up(bound: float) -> int:
+    """Return the least integer ≥ ``bound`` less a relative :data:`MARGIN` (never too high)."""
+    return math.ceil(bound - MARGIN * max(1.0, abs(bound)))
+
+
+def _share(began: float, time_limit: float | None, part: float) -> float | None:
+    if time_limit is None:
+        return None
+    return max(began + part * time_limit - _clock.perf_counter(), 0.01 * time_limit)
+
+
+def solve_cg(
+    jm: JointModel,
+    goal: Any,
+    sense: str,
+    metric: str,
+    sides: Sequence[tuple[str, int]],
+    *,
+    seeds: Sequence[Placement] = (),
+    free_start: bool = True,
+    time_limit: float | None = None,
+    threads: int = 1,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Solve the joint model by column generation; the dict of
+    :func:`models.joint.lexicographic.solve_lexicographic` plus ``cg`` statistics.
+
+    ``jm`` and ``goal`` (Σ ``metric`` over the placed jobs, with any combination
+    constraint already in ``jm``) are used only to close the gap; ``sides`` are the
+    ``(metric, limit)`` rows of the VO budget and the combination limit; ``seeds`` are
+    heuristic placements (job index → start, option indices) that seed the columns.
+    """
+    if metric not in LINEAR_METRICS:
+        raise ValueError(f"the cg solver handles the objectives {', '.join(CG_METRICS)}")
+    began = _clock.perf_counter()
+    spaces, J = jm.spaces, len(jm.spaces)
+    sign = 1 if sense == "min" else -1
+    form = Linear.of(metric, sign)
+    side_forms = [(Linear.of(m), float(b)) for m, b in sides]
+    pool: dict[tuple[int, int, tuple[int, ...]], Column] = {}
+
+    def add(col: Column) -> None:
+        sp = spaces[col.j]
+        if sp.budget is not None and col.cost > sp.budget:
+            return
+        if not free_start and col.T not in sp.slot_starts:
+            return
+        pool.setdefault(col.key, col)
+
+    for placement in seeds:
+        for j, (T, chosen) in placement.items():
+            add(Column.build(j, spaces[j], T, chosen))
+    reachable, singles = 0, []
+    for j, sp in enumerate(spaces):
+        alone = price(sp, form, Prices({}), free_start=free_start)
+        singles.append(alone[0] if alone is not None else None)
+        if alone is not None:
+            reachable += 1
+            add(Column.build(j, sp, alone[1], alone[2]))
+    stats: dict[str, Any] = {"rounds": 0, "lp": None, "lagrangian": None, "closed_by": None}
+    out: dict[str, Any] = {"stage1": None, "stage2": None, "bound": None, "placed_bound": None,
+                           "cg": stats, "solution": None, "status": "unknown"}
+    if any(limit < 0 for _, limit in sides):  # every sum of costs and times is >= 0
+        out.update(status="infeasible", stage1="infeasible")
+        return out
+    inc = integer_master(J, list(pool.values()), None, sign, sides,
+                         time_limit=_share(began, time_limit, 0.1), threads=threads, seed=seed)
+    if inc is None:
+        return out
+    limit = reachable
+    if len(inc) < reachable:  # phase 1: bound the count by column generation
+        m1 = Master(J, Linear(one=-1.0), side_forms)
+        for col in pool.values():
+            m1.add(col)
+        gen = generate(spaces, m1, free_start=free_start,
+                       deadline=began + 0.3 * time_limit if time_limit else None,
+                       target=-float(len(inc)))
+        stats["rounds"] += gen.rounds
+        limit = min(reachable, -round_up(gen.bound))
+        for col in m1.columns:
+            add(col)
+        again = integer_master(J, list(pool.values()), None, sign, sides, hint=inc,
+                               time_limit=_share(began, time_limit, 0.4),
+                               threads=threads, seed=seed)
+        if again is not None and len(again) > len(inc):
+            inc = again
+    out["placed_bound"] = limit
+    out["stage1"] = "optimal" if len(inc) == limit else "feasible"
+    out["solution"] = _placement(inc)
+    out["status"] = out["stage1"]
+    if len(inc) < limit:  # the count is not proven: the compact model gets the time left
+        from models.joint.lexicographic import solve_lexicographic
+
+        left = None
+        if time_limit is not None:
+            left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
+        rest = solve_lexicographic(jm, goal, sense, hint=out["solution"], time_limit=left,
+                                   threads=threads, seed=seed)
+        if rest["solution"] is not None and len(rest["solution"]) >= len(inc):
+            out.update({k: rest[k] for k in ("status", "solution", "bound", "stage1", "stage2")})
+            if rest["placed_bound"] is not None:
+                out["placed_bound"] = min(limit, rest["placed_bound"])
+        stats["closed_by"] = "compact" if out["status"] == "optimal" else None
+        return out
+    P = len(inc)
+    m2 = Master(J, form, side_forms, count=P)
+    for col in [*inc, *pool.values()]:
+        m2.add(col)
+    best = sum(sign * c.metric(metric) for c in inc)
+    # zero prices, μ the P-th least single-job optimum: L = Σ of the P least (every job alone)
+    mu = sorted(v for v in singles if v is not None)[P - 1] if P else 0.0
+    start = Duals(form, Prices({}), mu, [0.0] * J, mu * P)
+    gen = generate(spaces, m2, free_start=free_start, initial=(start, singles),
+                   deadline=began + 0.55 * time_limit if time_limit else None, target=float(best))
+    stats.update(rounds=stats["rounds"] + gen.rounds, lp=sign * gen.lp,
+                 lagrangian=sign * gen.bound, converged=gen.converged, columns=len(m2.columns))
+    low = round_up(gen.bound) if math.isfinite(gen.bound) else None
+    if low is None or best > low:
+        found = integer_master(J, m2.columns, metric, sign, sides, count=P, hint=inc,
+                               time_limit=_share(began, time_limit, 0.7),
+                               threads=threads, seed=seed)
+        if found is not None and sum(sign * c.metric(metric) for c in found) < best:
+            inc, best = found, sum(sign * c.metric(metric) for c in found)
+    solution = _placement(inc)
+    if low is not None and best <= low:
+        stats["closed_by"] = "cg"
+    else:
+        fixed = _restrictions(spaces, gen, best, free_start) if low is not None else [
+            (False, [(lo, hi)], set(range(len(sp.options)))) for sp, (lo, hi) in
+            zip(spaces, jm.span, strict=True)]
+        stats["fixed_starts"] = sum(hi - lo + 1 for _, spans, _ in fixed for lo, hi in spans)
+        stats["fixed_options"] = sum(len(options) for _, _, options in fixed)
+        solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
+                                     time_limit, threads, seed, stats)
+    proven = low is not None and best <= low
+    out.update(solution=solution, bound=sign * low if low is not None else None,
+               stage2="optimal" if proven else "feasible", status="optimal" if proven else
+               "feasible")
+    return out
+
+
+def _placement(columns: Sequence[Column]) -> dict[int, tuple[int, list[int]]]:
+    return {c.j: (c.T, list(c.chosen)) for c in sorted(columns, key=lambda c: c.j)}
+
+
+def _restrictions(
+    spaces: Sequence[JobSpace], gen: Generation, best: int, free_start: bool
+) -> list[tuple[bool, list[tuple[int, int]], set[int]]]:
+    """Return per job (must be placed, allowed start intervals, allowed options) for
+    solutions of value ≤ ``best − 1`` by reduced-cost fixing (:mod:`models.joint.cg.fixing`)."""
+    assert gen.duals is not None and gen.values is not None
+    form, prices, mu, values = gen.duals.form, gen.duals.prices, gen.duals.mu, gen.values
+    slack = best - 1 - gen.bound + MARGIN * max(1.0, abs(gen.bound))
+    out = []
+    for sp, v in zip(spaces, values, strict=True):
+        if v is None:
+            out.append((False, [], set()))
+            continue
+        m = min(0.0, v - mu)
+        spans = allowed_starts(sp, form, prices, mu + m + slack, free_start)
+        options = allowed_options(sp, form, prices, mu + m + slack, free_start)
+        out.append((slack + m < 0, spans, options))
+    return out
+
+
+def _close(
+    jm: JointModel,
+    goal: Any,
+    sign: int,
+    count: int,
+    low: int | None,
+    incumbent: tuple[dict[int, tuple[int, list[int]]], int],
+    fixed: Sequence[tuple[bool, list[tuple[int, int]], set[int]]],
+    began: float,
+    time_limit: float | None,
+    threads: int,
+    seed: int,
+    stats: dict[str, Any],
+) -> tuple[dict[int, tuple[int, list[int]]], int, int | None]:
+    """Search the compact model for a solution better than the incumbent, with the count
+    fixed, ``low ≤ sign·goal ≤ U − 1`` and the starts of ``fixed``; return the best
+    solution, its ``sign``-value and the proven bound (infeasible: the incumbent is optimal).
+    """
+    from models.joint.lexicographic import _solver
+
+    solution, best = incumbent
+    if any(must and not spans for must, spans, _ in fixed):
+        stats["closed_by"] = "fixing"
+        return solution, best, best
+    m = jm.model
+    m.Add(sum(jm.placed) == count)
+    if low is not None:
+        m.Add(sign * goal >= low)
+    m.Add(sign * goal <= best - 1)
+    for placed, T, y, (must, spans, options) in zip(jm.placed, jm.T, jm.y, fixed, strict=True):
+        if not spans:
+            m.Add(placed == 0)
+            continue
+        if must:
+            m.Add(placed == 1)
+        for k, v in enumerate(y):
+            if k not in options:
+                m.Add(v == 0)
+        domain = cp_model.Domain.FromIntervals([list(span) for span in spans])
+        m.AddLinearExpressionInDomain(T, domain).OnlyEnforceIf(placed)
+    m.ClearHints()
+    m.Minimize(sign * goal)
+    left = None
+    if time_limit is not None:
+        left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
+    solver = _solver(left, threads, seed)
+    status = cpsat_status(run_cpsat(solver, m))
+    if status == "infeasible":  # nothing better than the incumbent exists
+        stats["closed_by"] = "compact"
+        return solution, best, best
+    if status == "optimal":
+        stats["closed_by"] = "compact"
+    raw = solver.BestObjectiveBound()
+    if status in ("optimal", "feasible") and math.isfinite(raw):
+        low = round_up(raw) if low is None else max(low, round_up(raw))
+    if status in ("optimal", "feasible"):
+        return jm.solution(solver), round(solver.ObjectiveValue()), low
+    return solution, best, low
