@@ -90,13 +90,17 @@ def run_cpsat(solver: Any, model: Any) -> int:
         finally:
             done.set()
 
-    threading.Thread(target=solve, name="cp-sat", daemon=True).start()
+    worker = threading.Thread(target=solve, name="cp-sat", daemon=True)
+    worker.start()
     try:
         while not done.wait(0.05):
             pass
     except KeyboardInterrupt:
         solver.StopSearch()
-        done.wait()
+        # Joined, not only waited for: a daemon thread still unwinding out of the solver when
+        # the interpreter exits is killed inside C++ (std::terminate, "terminate called
+        # without an active exception", exit -6 instead of 130).
+        worker.join()
         raise
     if "error" in out:
         raise out["error"]

@@ -3,9 +3,9 @@
 import sys
 
 try:
-    from planner.cli import main
+    from planner.cli import entry
 except KeyboardInterrupt:  # Ctrl-C while the package imports: one line, as in main()
     sys.stderr.write("planner: interrupted\n")
     sys.exit(130)
 
-sys.exit(main())
+entry()

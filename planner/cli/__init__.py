@@ -14,6 +14,7 @@ ends quietly with 0.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -94,6 +95,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         sys.stdout = stdout
 
+
+
+def entry() -> None:
+    """The ``planner`` command (console script, ``python -m planner``): :func:`main`, then exit.
+
+    After Ctrl-C (exit code 130) the process ends at once, without the interpreter's
+    shutdown: a solver thread still unwinding then (CP-SAT's C++ code) could otherwise
+    end the process with ``terminate called without an active exception`` (SIGABRT)
+    instead of 130. Everything worth keeping is written by then: a study commits each
+    unit as it completes and rolls back the unit in progress.
+    """
+    code = main()
+    if code == 130:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(130)
+    sys.exit(code)
 
 def _interrupted(err: BaseException) -> bool:
     """Return True when a KeyboardInterrupt stands in ``err``'s cause or context chain."""
