@@ -168,7 +168,8 @@ def whole_command(argv: list[str], code: Path, out: Path) -> tuple[float, float]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     subprocess.run([sys.executable, "-m", "planner.cli", "simulate", *argv, "-o", str(out)],
-                   check=True, env=env, stdout=subprocess.DEVNULL, cwd=code)  # fmt: skip
+                   check=True, env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, cwd=code)  # fmt: skip
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
