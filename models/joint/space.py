@@ -68,7 +68,9 @@ class JobSpace:
                 self.options.append(
                     Option(s, s.node, d, cost(price, d), node.q, level, d == rough[s.node], host)
                 )
-        self.slot_starts = sorted({o.slot.start for o in self.options})
+        # the AEP space: the start of any suitable slot, even one too short for this
+        # node's own task (the window's tasks may sit in longer slots that began earlier)
+        self.slot_starts = sorted({s.start for s in suitable})
 
     def _alive_nodes(self, t: int) -> int:
         return len({o.node for o in self.options if o.slot.start <= t <= o.slot.end - o.d})

@@ -75,6 +75,9 @@ class _Group:
         self.exact = np.array([o.exact if sp.square else o.d == R for o in opts], dtype=bool)
         self.nodes = [o.node for o in opts]
         self.base = form.pt * self.d + form.cost * self.c
+        offset = getattr(sp, "offset", None)  # a branching rule's bonus (models.joint.cg.restrict)
+        if offset is not None:
+            self.base = self.base + offset[idx]
         cache = {node: prices.prefix(node) for node in set(self.nodes)}
         self.pref = [cache[node] for node in self.nodes]
         names = sorted(set(self.nodes))

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from instances import Instance, duration, generate
+from instances import Instance, generate
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.pricing import Prices, price
@@ -47,16 +47,6 @@ def priced(window, form: Linear, prices: Prices) -> float:
     return total
 
 
-def aep(inst: Instance, job, windows: list, free: bool) -> list:
-    """Return ``windows``, in the AEP space (``free`` False) only those starting where a
-    suitable slot that holds its node's own task starts (the joint models' start domain)."""
-    if free:
-        return windows
-    starts = {c.start for c in inst.suitable_slots(job)
-              if c.end - c.start >= duration(job.volume, inst.node(c.node).performance)}
-    return [w for w in windows if w.start in starts]
-
-
 CASES = [(seed, geometry, free) for seed in range(25) for geometry in ("rough", "square")
          for free in (True, False)]
 
@@ -72,7 +62,7 @@ def test_pricing_equals_brute_force(seed: int, geometry: str, free: bool) -> Non
         for _ in range(3):
             form, prices = random_form(rng), random_prices(inst, rng)
             got = price(sp, form, prices, free_start=free)
-            windows = aep(inst, job, all_windows(inst, job, free_start=free), free)
+            windows = all_windows(inst, job, free_start=free)
             if not windows:
                 assert got is None
                 continue
@@ -113,7 +103,7 @@ def test_allowed_starts_equal_brute_force(seed: int, geometry: str, free: bool) 
     inst = dataclasses.replace(generate("tiny", seed, jobs=3), geometry=geometry)
     for job in inst.jobs:
         sp = JobSpace(inst, job)
-        windows = aep(inst, job, all_windows(inst, job, free_start=free), free)
+        windows = all_windows(inst, job, free_start=free)
         if not windows:
             continue
         form, prices = random_form(rng), random_prices(inst, rng)
@@ -137,7 +127,7 @@ def test_allowed_options_keep_every_option_of_a_cheap_window(
     inst = dataclasses.replace(generate("tiny", seed, jobs=3), geometry=geometry)
     for job in inst.jobs:
         sp = JobSpace(inst, job)
-        windows = aep(inst, job, all_windows(inst, job, free_start=free), free)
+        windows = all_windows(inst, job, free_start=free)
         if not windows:
             continue
         form, prices = random_form(rng), random_prices(inst, rng)

@@ -1,0 +1,180 @@
+"""Branching rules of the joint branch-and-price (docs/exact-models.md) and the job spaces
+they leave to the pricing oracle.
+
+A rule fixes one decision of one job: placed or not, a node used or banned, an option
+(task position) used or banned, or a bound on the window start (T ≤ t or T ≥ t). A set
+of rules leaves each job a :class:`Restricted` space that the oracle of
+:mod:`models.joint.cg.pricing` searches exactly as a whole :class:`JobSpace`: banned
+options are dropped, a start bound clips every option's slot to the starts it allows
+(an option at T needs ``s ≤ T ≤ e − d``), and a required node's options get a bonus
+−M larger than any difference of two window values, so the least window holds every
+required node whenever such a window exists.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from instances import Slot
+from models.joint.cg.column import Column, Linear
+from models.joint.cg.pricing import Prices, price
+from models.joint.space import JobSpace, Option
+
+KINDS: tuple[str, ...] = ("placed", "node", "option", "start")
+"""What a :class:`Rule` fixes: the job placed, a node, an option, or its start."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One branching decision on job ``j``.
+
+    ``kind`` "placed": the job is placed (``on``) or not; "node": node ``at`` is used
+    (``on``) or banned; "option": option index ``at`` is used or banned; "start":
+    ``T ≥ at`` (``on``) or ``T ≤ at``.
+    """
+
+    j: int
+    kind: str
+    on: bool
+    at: int | str = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"a rule's kind is one of {', '.join(KINDS)}, not '{self.kind}'")
+
+
+@dataclass
+class Limits:
+    """The rules on one job, gathered."""
+
+    placed: bool | None = None
+    banned_nodes: set[str] = field(default_factory=set)
+    required_nodes: set[str] = field(default_factory=set)
+    banned: set[int] = field(default_factory=set)
+    required: set[int] = field(default_factory=set)
+    lo: int | None = None
+    hi: int | None = None
+
+
+def gather(rules: Sequence[Rule], jobs: int) -> list[Limits]:
+    """Return each job's :class:`Limits` under ``rules``."""
+    out = [Limits() for _ in range(jobs)]
+    for r in rules:
+        lim = out[r.j]
+        if r.kind == "placed":
+            lim.placed = r.on
+        elif r.kind == "node":
+            (lim.required_nodes if r.on else lim.banned_nodes).add(str(r.at))
+        elif r.kind == "option":
+            (lim.required if r.on else lim.banned).add(int(r.at))
+        elif r.on:
+            lim.lo = int(r.at) if lim.lo is None else max(lim.lo, int(r.at))
+        else:
+            lim.hi = int(r.at) if lim.hi is None else min(lim.hi, int(r.at))
+    return out
+
+
+def compatible(col: Column, space: JobSpace, lim: Limits) -> bool:
+    """Return True when the window ``col`` obeys the job's rules."""
+    if lim.placed is False:
+        return False
+    lo = -(2**62) if lim.lo is None else lim.lo
+    hi = 2**62 if lim.hi is None else lim.hi
+    if not lo <= col.T <= hi:
+        return False
+    chosen = set(col.chosen)
+    if chosen & lim.banned or not lim.required <= chosen:
+        return False
+    nodes = {space.options[k].node for k in col.chosen}
+    required = lim.required_nodes | {space.options[k].node for k in lim.required}
+    return not (nodes & lim.banned_nodes) and required <= nodes
+
+
+@dataclass
+class Restricted:
+    """A job's options under its rules, searched by the pricing oracle like a JobSpace.
+
+    ``index`` maps each option back to the job's whole space; ``offset`` is the bonus
+    of the required nodes' options; ``nodes`` the required nodes.
+    """
+
+    options: list[Option]
+    index: np.ndarray
+    offset: np.ndarray
+    nodes: frozenset[str]
+    n: int
+    budget: int | None
+    square: bool
+    levels: list[int]
+    slot_starts: list[int]
+
+
+def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
+    """Return the job's space under ``lim`` (None: the rules leave the job no window)."""
+    if lim.placed is False:
+        return None
+    required = set(lim.required_nodes)
+    banned = set(lim.banned)
+    for k in lim.required:
+        node = space.options[k].node
+        required.add(node)
+        banned.update(i for i, o in enumerate(space.options) if o.node == node and i != k)
+    if len(required) > space.n or required & lim.banned_nodes:
+        return None
+    lo = -(2**62) if lim.lo is None else lim.lo
+    hi = 2**62 if lim.hi is None else lim.hi
+    options, index = [], []
+    for k, o in enumerate(space.options):
+        if k in banned or o.node in lim.banned_nodes:
+            continue
+        s, e = max(o.slot.start, lo), min(o.slot.end, hi + o.d)
+        if e - s < o.d:
+            continue
+        if (s, e) != (o.slot.start, o.slot.end):
+            o = dataclasses.replace(o, slot=Slot(o.node, s, e, o.slot.price))
+        options.append(o)
+        index.append(k)
+    if not required <= {o.node for o in options}:
+        return None
+    return Restricted(
+        options=options,
+        index=np.array(index, dtype=np.int64),
+        offset=np.zeros(len(options)),
+        nodes=frozenset(required),
+        n=space.n,
+        budget=space.budget,
+        square=space.square,
+        levels=space.levels,
+        slot_starts=[t for t in space.slot_starts if lo <= t <= hi],
+    )
+
+
+def _bonus(rs: Restricted, form: Linear, prices: Prices) -> float:
+    """Return M: more than the spread of any two window values of the job (any start)."""
+    if not rs.options:
+        return 1.0
+    base = max(abs(form.pt) * o.d + abs(form.cost) * o.cost for o in rs.options)
+    mass = sum(float(rho.sum()) for _, rho in prices.by_node.values())
+    ends = max(max(abs(o.slot.start), abs(o.slot.end)) for o in rs.options)
+    far = abs(form.rt) * max(o.d for o in rs.options) + abs(form.T) * ends + abs(form.one)
+    return 2.0 * (rs.n * (base + mass) + far) + 1.0
+
+
+def price_in(
+    rs: Restricted, form: Linear, prices: Prices, *, free_start: bool = True
+) -> tuple[float, int, tuple[int, ...]] | None:
+    """Return the least priced window of the restricted job as :func:`price` does, with the
+    option indices of the whole space (None: no window obeys the rules)."""
+    bonus = _bonus(rs, form, prices) if rs.nodes else 0.0
+    rs.offset = np.array([-bonus if o.node in rs.nodes else 0.0 for o in rs.options])
+    found = price(rs, form, prices, free_start=free_start)  # type: ignore[arg-type]
+    if found is None:
+        return None
+    value, T, chosen = found
+    if not rs.nodes <= {rs.options[k].node for k in chosen}:
+        return None
+    return value + bonus * len(rs.nodes), T, tuple(sorted(int(rs.index[k]) for k in chosen))
