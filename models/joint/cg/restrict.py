@@ -13,6 +13,7 @@ required node whenever such a window exists.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,11 +59,15 @@ class Limits:
     required: set[int] = field(default_factory=set)
     lo: int | None = None
     hi: int | None = None
+    spans: list[tuple[int, int]] | None = None
+    """Allowed start intervals (reduced-cost fixing at the root), None: any start."""
 
 
-def gather(rules: Sequence[Rule], jobs: int) -> list[Limits]:
-    """Return each job's :class:`Limits` under ``rules``."""
-    out = [Limits() for _ in range(jobs)]
+def gather(
+    rules: Sequence[Rule], jobs: int, base: Sequence[Limits] | None = None
+) -> list[Limits]:
+    """Return each job's :class:`Limits` under ``rules``, added to ``base`` (copied) if given."""
+    out = [Limits() for _ in range(jobs)] if base is None else [copy.deepcopy(b) for b in base]
     for r in rules:
         lim = out[r.j]
         if r.kind == "placed":
@@ -86,6 +91,8 @@ def compatible(col: Column, space: JobSpace, lim: Limits) -> bool:
     hi = 2**62 if lim.hi is None else lim.hi
     if not lo <= col.T <= hi:
         return False
+    if lim.spans is not None and not any(a <= col.T <= b for a, b in lim.spans):
+        return False
     chosen = set(col.chosen)
     if chosen & lim.banned or not lim.required <= chosen:
         return False
@@ -98,8 +105,9 @@ def compatible(col: Column, space: JobSpace, lim: Limits) -> bool:
 class Restricted:
     """A job's options under its rules, searched by the pricing oracle like a JobSpace.
 
-    ``index`` maps each option back to the job's whole space; ``offset`` is the bonus
-    of the required nodes' options; ``nodes`` the required nodes.
+    ``index`` maps each option back to the job's whole space (an option cut by several
+    allowed start intervals appears once per interval); ``offset`` is the bonus of the
+    required nodes' options; ``nodes`` the required nodes.
     """
 
     options: list[Option]
@@ -127,18 +135,23 @@ def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
         return None
     lo = -(2**62) if lim.lo is None else lim.lo
     hi = 2**62 if lim.hi is None else lim.hi
+    spans = [(max(a, lo), min(b, hi)) for a, b in lim.spans or [(lo, hi)]]
+    spans = [(a, b) for a, b in spans if a <= b]
     options, index = [], []
     for k, o in enumerate(space.options):
         if k in banned or o.node in lim.banned_nodes:
             continue
-        s, e = max(o.slot.start, lo), min(o.slot.end, hi + o.d)
-        if e - s < o.d:
-            continue
-        if (s, e) != (o.slot.start, o.slot.end):
-            o = dataclasses.replace(o, slot=Slot(o.node, s, e, o.slot.price))
-        options.append(o)
-        index.append(k)
+        for a, b in spans:  # an option per allowed interval of starts
+            s, e = max(o.slot.start, a), min(o.slot.end, b + o.d)
+            if e - s < o.d:
+                continue
+            part = o if (s, e) == (o.slot.start, o.slot.end) else dataclasses.replace(
+                o, slot=Slot(o.node, s, e, o.slot.price))
+            options.append(part)
+            index.append(k)
     if not required <= {o.node for o in options}:
+        return None
+    if not options:
         return None
     return Restricted(
         options=options,
@@ -149,7 +162,7 @@ def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
         budget=space.budget,
         square=space.square,
         levels=space.levels,
-        slot_starts=[t for t in space.slot_starts if lo <= t <= hi],
+        slot_starts=[t for t in space.slot_starts if any(a <= t <= b for a, b in spans)],
     )
 
 
