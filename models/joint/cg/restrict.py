@@ -65,8 +65,8 @@ def gather(rules: Sequence[Rule], jobs: int) -> list[Limits]:
     out = [Limits() for _ in range(jobs)]
     for r in rules:
         lim = out[r.j]
-        if r.kind == "placed":
-            lim.placed = r.on
+        if r.kind == "placed":  # "not placed" wins whatever the order: no window obeys both
+            lim.placed = r.on and lim.placed is not False
         elif r.kind == "node":
             (lim.required_nodes if r.on else lim.banned_nodes).add(str(r.at))
         elif r.kind == "option":
