@@ -154,14 +154,35 @@ def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
 
 
 def _bonus(rs: Restricted, form: Linear, prices: Prices) -> float:
-    """Return M: more than the spread of any two window values of the job (any start)."""
+    """Return M: more than the spread of any two window values of the job (any start).
+
+    The tasks of a window lie on distinct nodes inside the options' span, so its prices sum
+    to at most the prices there; duals out of reach do not enlarge M (nor blur the values).
+    """
     if not rs.options:
         return 1.0
     base = max(abs(form.pt) * o.d + abs(form.cost) * o.cost for o in rs.options)
-    mass = sum(float(rho.sum()) for _, rho in prices.by_node.values())
+    lo = min(o.slot.start for o in rs.options)
+    hi = max(o.slot.end for o in rs.options)
+    mass = 0.0
+    for node in {o.node for o in rs.options}:
+        t, rho = prices.by_node.get(node, (np.zeros(0), np.zeros(0)))
+        mass += float(rho[(t >= lo) & (t < hi)].sum())
     ends = max(max(abs(o.slot.start), abs(o.slot.end)) for o in rs.options)
     far = abs(form.rt) * max(o.d for o in rs.options) + abs(form.T) * ends + abs(form.one)
-    return 2.0 * (rs.n * (base + mass) + far) + 1.0
+    return 2.0 * (rs.n * base + mass + far) + 1.0
+
+
+def _value(rs: Restricted, form: Linear, prices: Prices, T: int, chosen: Sequence[int]) -> float:
+    """Return the priced value of the window at ``T`` on the restricted options ``chosen``,
+    summed afresh (without the bonus, which would cost its magnitude's rounding)."""
+    opts = [rs.options[k] for k in chosen]
+    total = form.rt * max(o.d for o in opts) + form.T * T + form.one
+    for o in opts:
+        t, P = prices.prefix(o.node)
+        covered = P[np.searchsorted(t, T + o.d)] - P[np.searchsorted(t, T)]
+        total += form.pt * o.d + form.cost * o.cost + float(covered)
+    return float(total)
 
 
 def price_in(
@@ -177,4 +198,6 @@ def price_in(
     value, T, chosen = found
     if not rs.nodes <= {rs.options[k].node for k in chosen}:
         return None
-    return value + bonus * len(rs.nodes), T, tuple(sorted(int(rs.index[k]) for k in chosen))
+    if rs.nodes:
+        value = _value(rs, form, prices, T, chosen)
+    return value, T, tuple(sorted(int(rs.index[k]) for k in chosen))

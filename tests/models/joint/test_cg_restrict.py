@@ -264,6 +264,45 @@ def test_hand_checked_rules(
     assert check_job(inst, 0, lim, rules, FORM, Prices({}), free) == (want is not None)
 
 
+def per_unit(rho: float, **at: float) -> dict[int, float]:
+    """Return ``rho`` on each unit time of [0, 30), with the prices ``at`` ("t25"=...) over it."""
+    out = {t: rho for t in range(30)} if rho else {}
+    return out | {int(k[1:]): v for k, v in at.items()}
+
+
+# (each node's price per unit time, the least window under "a required": value, nodes)
+LARGE_DUALS = [
+    # a huge price where no task of job j can be (a's slot ends at 30): {a, b} at T <= 3
+    ({"a": per_unit(0, t100=1e9), "b": per_unit(0, t3=0.1), "c": per_unit(0.1)},
+     (15.1, ("a", "b"))),
+    ({"a": per_unit(0, t100=1e12), "b": per_unit(0, t3=0.1), "c": per_unit(0.1)},
+     (15.1, ("a", "b"))),
+    # b dearer than c by 5e-6 only, next to a huge unreachable price: {a, c}, not {a, b}
+    ({"a": per_unit(0, t100=1e12), "b": per_unit(1e-6)}, (15.0, ("a", "c"))),
+    # a huge price that only c's second slot can reach: {a, b}, exactly
+    ({"b": per_unit(0, t3=0.1), "c": per_unit(0.1, t25=1e9)}, (15.1, ("a", "b"))),
+]
+
+
+@pytest.mark.parametrize(("duals", "want"), LARGE_DUALS)
+def test_required_node_beside_huge_duals(
+    duals: dict[str, dict[int, float]], want: tuple[float, tuple[str, ...]]
+) -> None:
+    """Huge duals the least window avoids neither change the window nor blur its value (the
+    fixture's job j under proc_time, node a required): value exact to 1e-9."""
+    inst = hand()
+    sp = JobSpace(inst, inst.jobs[0])
+    prices = Prices({node: (np.array(sorted(r), dtype=np.int64),
+                            np.array([r[t] for t in sorted(r)])) for node, r in duals.items()})
+    rules = [Rule(0, "node", True, "a")]
+    rs = restrict(sp, gather(rules, 1)[0])
+    got = price_in(rs, Linear(pt=1.0), prices)  # type: ignore[arg-type]
+    assert got is not None
+    assert got[0] == pytest.approx(want[0], abs=1e-9)
+    assert tuple(sorted(sp.options[k].node for k in got[2])) == want[1]
+    assert check_job(inst, 0, gather(rules, 1)[0], rules, Linear(pt=1.0), prices, True)
+
+
 def test_a_banned_node_leaves_the_three_node_job_no_window() -> None:
     """Job k needs all three nodes (a window at T = 2 or 3): banning any one leaves two."""
     inst = hand()
