@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 
 import numpy as np
 
@@ -45,6 +46,15 @@ class Rule:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"a rule's kind is one of {', '.join(KINDS)}, not '{self.kind}'")
+        whole = isinstance(self.at, Integral) and not isinstance(self.at, bool)
+        if not (isinstance(self.j, Integral) and not isinstance(self.j, bool) and self.j >= 0):
+            raise ValueError(f"a rule's job index j is >= 0, not {self.j!r}")
+        if self.kind == "node" and not isinstance(self.at, str):
+            raise ValueError(f"a node rule's at is a node id, not {self.at!r}")
+        if self.kind == "option" and not (whole and int(self.at) >= 0):
+            raise ValueError(f"an option rule's at is an option index >= 0, not {self.at!r}")
+        if self.kind == "start" and not whole:
+            raise ValueError(f"a start rule's at is an integer time, not {self.at!r}")
 
 
 @dataclass

@@ -336,3 +336,31 @@ def test_invalid_rule_kind(kind: str) -> None:
     with pytest.raises(ValueError, match="kind is one of placed, node, option, start"):
         Rule(0, kind, True)
     assert set(KINDS) == {"placed", "node", "option", "start"}
+
+
+@pytest.mark.parametrize(
+    ("j", "kind", "at", "rule"),
+    [
+        (-1, "placed", 0, "job index j is >= 0"),  # would silently name the last job
+        (True, "placed", 0, "job index j is >= 0"),  # a flag, not a job index
+        (0, "node", 0, "node rule's at is a node id"),  # the default at=0 is no node id
+        (0, "option", "3", "option rule's at is an option index"),  # text, not an index
+        (0, "option", -1, "option rule's at is an option index"),  # would name the last option
+        (0, "option", True, "option rule's at is an option index"),  # a flag, not an index
+        (0, "start", 2.5, "start rule's at is an integer time"),  # times are integer quanta
+        (0, "start", "4", "start rule's at is an integer time"),  # text, not a time
+    ],
+)
+def test_invalid_rule_fields(j: int, kind: str, at: object, rule: str) -> None:
+    """A rule whose job index or ``at`` cannot mean what its kind says raises one ValueError
+    naming the rule (nothing is coerced later by gather or restrict)."""
+    with pytest.raises(ValueError, match=rule):
+        Rule(j, kind, True, at)  # type: ignore[arg-type]
+
+
+def test_valid_rule_fields() -> None:
+    """numpy integers are integers (indices and times come from numpy arrays)."""
+    rules = [Rule(np.int64(1), "option", True, np.int64(2)),  # type: ignore[arg-type]
+             Rule(1, "start", False, np.int64(-3)), Rule(1, "node", True, "a")]
+    lim = gather(rules, 2)[1]
+    assert (lim.required, lim.hi, lim.required_nodes) == ({2}, -3, {"a"})
