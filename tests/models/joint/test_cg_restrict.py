@@ -17,7 +17,7 @@ from models.joint.space import JobSpace
 from planner import Window, make_window
 from tests.models.joint.test_cg_pricing import priced, random_form, random_prices
 from validation import check_window
-from validation.joint_brute import all_windows
+from validation.joint_brute import all_windows, value
 
 
 def options_of(sp: JobSpace, w: Window) -> list[int]:
@@ -122,7 +122,6 @@ def check_job(
     assert check_window(inst, job, w) == []
     assert obeys(sp, w, rules)
     assert priced(w, form, prices) == pytest.approx(want, rel=rel, abs=1e-9)
-    assert (not free) or col.T == T
     return True
 
 
@@ -146,6 +145,30 @@ def test_restricted_pricing_equals_brute_force(seed: int, geometry: str, free: b
         for j in range(len(inst.jobs)):
             form, prices = random_form(rng), random_prices(inst, rng)
             check_job(inst, j, limits[j], per_job[j], form, prices, free)
+
+
+@pytest.mark.parametrize("geometry", ["rough", "square"])
+def test_rules_with_a_budget_that_bites(geometry: str) -> None:
+    """A budget drawn among the job's window costs and forms rewarding dear or long windows:
+    under random rules the restricted oracle still equals brute force."""
+    rng = np.random.default_rng(3)
+    hit = 0
+    for seed in range(12):
+        inst = dataclasses.replace(generate("tiny", seed, jobs=3, nodes=5, slots=10),
+                                   geometry=geometry)
+        for job in inst.jobs:
+            windows = all_windows(dataclasses.replace(inst, jobs=(job,)), job)
+            costs = sorted({value(w, "cost") for w in windows})
+            if len(costs) < 2:
+                continue
+            budget = costs[int(rng.integers(len(costs) - 1))]
+            tight = dataclasses.replace(job, budget=budget, max_price=None)
+            one = dataclasses.replace(inst, jobs=(tight,))
+            rules = random_rules(0, one, JobSpace(one, tight), all_windows(one, tight), rng)
+            for form in (Linear(cost=-1.0), Linear(pt=-1.0, rt=-0.5), random_form(rng)):
+                prices = random_prices(one, rng)
+                hit += check_job(one, 0, gather(rules, 1)[0], rules, form, prices, True)
+    assert hit >= 10
 
 
 @pytest.mark.parametrize(("geometry", "free"), [(g, f) for g in ("rough", "square")
@@ -281,6 +304,8 @@ LARGE_DUALS = [
     ({"a": per_unit(0, t100=1e12), "b": per_unit(1e-6)}, (15.0, ("a", "c"))),
     # a huge price that only c's second slot can reach: {a, b}, exactly
     ({"b": per_unit(0, t3=0.1), "c": per_unit(0.1, t25=1e9)}, (15.1, ("a", "b"))),
+    # every task on a dear (1e4 over 10 units): M must outweigh it, {a, b} still wins
+    ({"a": per_unit(1e3), "c": per_unit(0.1)}, (10015.0, ("a", "b"))),
 ]
 
 
