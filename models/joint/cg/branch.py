@@ -33,7 +33,7 @@ from ortools.linear_solver import pywraplp
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.duals import Duals, round_up
 from models.joint.cg.generate import IMPROVING
-from models.joint.cg.master import Master
+from models.joint.cg.master import GLOP, Master
 from models.joint.cg.restrict import (
     Limits,
     Restricted,
@@ -47,6 +47,12 @@ from models.joint.space import JobSpace
 
 TOLERANCE = 1e-6
 """An LP value within this of 0 or 1 counts as integral."""
+
+GLOP_TREE = "use_dual_simplex:true use_preprocessing:false"
+"""GLOP's parameters in the tree: a node changes column bounds, after which the dual
+simplex restarts from the previous basis (primal feasibility is lost, dual feasibility
+kept); measured on css2015 seed 1, problem (8), 40 s: median 69 simplex iterations per
+re-solve against 100 with the primal simplex, 90 nodes against 78."""
 
 HEURISTIC_EVERY = 25
 """Nodes between two runs of the ``improve`` heuristic of :func:`branch_and_price`."""
@@ -359,6 +365,7 @@ def branch_and_price(
     while new columns keep coming; its solution must obey the master's rows.
     """
     search = _Search(spaces, master, metric, sign, free_start, deadline, base)
+    master.lp.SetSolverSpecificParametersAsString(GLOP_TREE)
     best = search.value(incumbent) if incumbent else cutoff
     search.set_big(10.0 * (abs(best) + 1.0) + 1000.0 if incumbent else 1e4, first=True)
     tree = Tree(list(incumbent), best, min(round_up(root_bound), best))
@@ -409,6 +416,7 @@ def branch_and_price(
     tree.finished = not heap
     open_low = min((b for b, *_ in heap), default=math.inf)
     tree.low = min(tree.best, max(tree.low, _up(open_low)) if heap else tree.best)
+    master.lp.SetSolverSpecificParametersAsString(GLOP)
     search.apply(gather((), len(spaces)))
     for a in search.phantom:
         a.SetUb(0.0)

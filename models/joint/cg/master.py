@@ -26,6 +26,16 @@ from models.joint.cg.column import Column, Linear
 from models.joint.cg.duals import Duals
 from models.joint.cg.pricing import Prices
 
+GLOP = "use_preprocessing:false"
+"""GLOP's parameters: presolve would discard the previous basis at every re-solve."""
+
+SPARE = 256
+"""Variables created at once, held at zero until a column fills one. GLOP re-solves from
+its previous basis when a column fills a variable it already has, but starts afresh when
+a variable is added (measured on css2015 seed 1, problem (8), 40 s: median 400–550
+simplex iterations per re-solve with variables added one at a time, about 100 with
+spare variables and no presolve; twice as many branch-and-price nodes)."""
+
 
 class Master:
     """The restricted master over the columns added so far.
@@ -62,14 +72,19 @@ class Master:
         self.columns: list[Column] = []
         self.x: list[pywraplp.Variable] = []
         self.keys: set[tuple[int, int, tuple[int, ...]]] = set()
+        self.spare: list[pywraplp.Variable] = []
         lp.Objective().SetMinimization()
+        lp.SetSolverSpecificParametersAsString(GLOP)
 
     def add(self, col: Column) -> bool:
         """Add ``col`` (False when the same window is already in)."""
         if col.key in self.keys:
             return False
         lp = self.lp
-        x = lp.NumVar(0.0, lp.infinity(), f"x{len(self.x)}")
+        if not self.spare:
+            self.spare = [lp.NumVar(0.0, 0.0, "") for _ in range(SPARE)][::-1]
+        x = self.spare.pop()
+        x.SetUb(lp.infinity())
         lp.Objective().SetCoefficient(x, col.value(self.objective))
         self.convex[col.j].SetCoefficient(x, 1.0)
         for (form, _), row in zip(self.sides, self.side_rows, strict=True):
