@@ -145,7 +145,7 @@ def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
         return None
     lo = -(2**62) if lim.lo is None else lim.lo
     hi = 2**62 if lim.hi is None else lim.hi
-    spans = [(max(a, lo), min(b, hi)) for a, b in lim.spans or [(lo, hi)]]
+    spans = [(max(int(a), lo), min(int(b), hi)) for a, b in lim.spans or [(lo, hi)]]
     spans = [(a, b) for a, b in spans if a <= b]
     options, index = [], []
     for k, o in enumerate(space.options):

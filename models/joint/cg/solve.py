@@ -30,7 +30,7 @@ from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.master import Master
 from models.joint.cg.pricing import Prices, price
-from models.joint.cg.restrict import Limits
+from models.joint.cg.restrict import Limits, compatible
 from models.joint.cpsat import JointModel
 from models.joint.space import JobSpace
 from models.progress import SearchProgress
@@ -39,6 +39,9 @@ CG_METRICS: tuple[str, ...] = tuple(LINEAR_METRICS)
 """Objectives (and "time"/"cost" of problems (6)–(9)) that the ``cg`` solver handles."""
 
 Placement = Mapping[int, tuple[int, Sequence[int]]]
+
+INTEGER_SHARE = 0.15
+"""Share of the time limit the integer master may take after the root LP."""
 
 HEURISTIC_SHARE = 0.03
 """Share of the time limit each integer-master run inside branch-and-price may take."""
@@ -190,13 +193,17 @@ def _solve(
                  lagrangian=sign * gen.bound, converged=gen.converged, columns=len(m2.columns))
     low = round_up(gen.bound) if math.isfinite(gen.bound) else None
     track.update(stage="integer master", rounds=stats["rounds"], bound=low)
+    base = _limits(spaces, gen, best, free_start) if low is not None and best > low else None
     if low is None or best > low:
         share = _share(began, time_limit, 0.7)
-        found = integer_master(J, m2.columns, metric, sign, sides, count=P, hint=inc,
-                               time_limit=min(share, 0.1 * time_limit) if share else None,
-                               threads=threads, seed=seed)
+        found = integer_master(J, _kept(m2.columns, spaces, base), metric, sign, sides, count=P,
+                               hint=inc, time_limit=min(share, INTEGER_SHARE * time_limit)
+                               if share else None, threads=threads, seed=seed,
+                               below=best if base is not None else None)
         if found is not None and sum(sign * c.metric(metric) for c in found) < best:
             inc, best = found, sum(sign * c.metric(metric) for c in found)
+            if base is not None and low is not None and best > low:
+                base = _limits(spaces, gen, best, free_start)
     solution = _placement(inc)
     if low is not None and best <= low:
         stats["closed_by"] = "cg"
@@ -208,14 +215,12 @@ def _solve(
             track.update(rounds=done + tree.rounds, incumbent=tree.best, bound=tree.low,
                          nodes=tree.nodes, open=tree.open)
 
-        base = [Limits(placed=True if must else None if spans else False, spans=spans,
-                       banned=set(range(len(sp.options))) - options)
-                for sp, (must, spans, options) in
-                zip(spaces, _restrictions(spaces, gen, best, free_start), strict=True)]
         def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
             cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
-            return integer_master(J, columns, metric, sign, sides, count=P, hint=hint,
-                                  time_limit=cap, threads=threads, seed=seed)
+            value = sum(sign * c.metric(metric) for c in hint)
+            return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
+                                  count=P, hint=hint, time_limit=cap, threads=threads, seed=seed,
+                                  below=value)
 
         tree = branch_and_price(spaces, m2, metric, sign, inc, gen.bound, free_start=free_start,
                                 deadline=began + time_limit if time_limit else None,
@@ -243,6 +248,25 @@ def _solve(
 
 def _placement(columns: Sequence[Column]) -> dict[int, tuple[int, list[int]]]:
     return {c.j: (c.T, list(c.chosen)) for c in sorted(columns, key=lambda c: c.j)}
+
+
+def _limits(
+    spaces: Sequence[JobSpace], gen: Generation, best: int, free_start: bool
+) -> list[Limits]:
+    """Return :func:`_restrictions` as the branching limits every better solution obeys."""
+    return [Limits(placed=True if must else None if spans else False, spans=spans,
+                   banned=set(range(len(sp.options))) - options)
+            for sp, (must, spans, options) in
+            zip(spaces, _restrictions(spaces, gen, best, free_start), strict=True)]
+
+
+def _kept(
+    columns: Sequence[Column], spaces: Sequence[JobSpace], base: Sequence[Limits] | None
+) -> list[Column]:
+    """Return the columns a solution better than the incumbent may use (all if no limits)."""
+    if base is None:
+        return list(columns)
+    return [c for c in columns if compatible(c, spaces[c.j], base[c.j])]
 
 
 def _restrictions(

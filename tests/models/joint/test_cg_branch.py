@@ -163,3 +163,19 @@ def test_the_tree_alone_finds_and_proves_the_optimum(seed: int) -> None:
     assert sum(c.proc_time for c in tree.columns) <= limit
     got = solve_joint(inst, metric, "cg", free_start=free)  # the same batch, for its windows
     assert check_alternatives(inst, got.windows, sequential=False) == []
+
+
+def test_start_intervals_from_fixing_may_be_numpy_integers() -> None:
+    """Reduced-cost fixing yields numpy integers; the restricted space clips slots with them
+    (a slot's ends must be Python integers) and keeps only starts inside the intervals."""
+    from models.joint.cg.restrict import compatible, restrict
+
+    sp = two_node_space()
+    lim = Limits(spans=[(np.int64(2), np.int64(3)), (np.int64(7), np.int64(7))])
+    rs = restrict(sp, lim)
+    assert rs is not None
+    assert sorted((o.node, o.slot.start, o.slot.end) for o in rs.options) == [
+        ("a", 2, 5), ("a", 7, 9), ("b", 2, 5), ("b", 7, 9)]
+    assert all(type(o.slot.end) is int for o in rs.options)
+    assert [compatible(Column.build(0, sp, t, [0]), sp, lim) for t in (1, 2, 3, 4, 7, 8)] == [
+        False, True, True, False, True, False]
