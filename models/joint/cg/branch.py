@@ -54,6 +54,9 @@ simplex restarts from the previous basis (primal feasibility is lost, dual feasi
 kept); measured on css2015 seed 1, problem (8), 40 s: median 69 simplex iterations per
 re-solve against 100 with the primal simplex, 90 nodes against 78."""
 
+DIVE_EVERY = 50
+"""Nodes between two dives (:meth:`_Search.dive`), the first at the root."""
+
 HEURISTIC_EVERY = 25
 """Nodes between two runs of the ``improve`` heuristic of :func:`branch_and_price`."""
 
@@ -222,6 +225,26 @@ class _Search:
             for a in self.phantom:
                 objective.SetCoefficient(a, self.big)
 
+    def dive(self, rules: tuple[Rule, ...], best: int) -> list[Column] | None:
+        """Dive from a node: fix the job of the column with the largest fractional LP value
+        to that very window (placed, its start, its options), solve the child, repeat until
+        the LP is integral; return that solution (None: pruned, infeasible or out of time).
+        A heuristic: it proves nothing and leaves the tree as it was."""
+        fixed = list(rules)
+        while not self.late():
+            _, x, _, settled = self.solve_node(tuple(fixed), -math.inf, best)
+            if x is None or not settled:
+                return None
+            m = self.master
+            frac = [(v, i) for i, v in enumerate(x) if TOLERANCE < v < 1.0 - TOLERANCE]
+            if not frac:
+                return [c for c, v in zip(m.columns, x, strict=True) if v > 0.5]
+            col = m.columns[max(frac)[1]]
+            fixed += [Rule(col.j, "placed", True), Rule(col.j, "start", True, col.T),
+                      Rule(col.j, "start", False, col.T)]
+            fixed += [Rule(col.j, "option", True, k) for k in col.chosen]
+        return None
+
     def solve_node(
         self, rules: tuple[Rule, ...], bound: float, best: int
     ) -> tuple[float, list[float] | None, int, bool]:
@@ -387,6 +410,14 @@ def branch_and_price(
             break
         if x is None:
             continue
+        if (tree.nodes - 1) % DIVE_EVERY == 0:
+            found = search.dive(node.rules, tree.best)
+            if found is not None and search.value(found) < tree.best and _overlap_free(found):
+                tree.columns, tree.best = list(found), search.value(found)
+                tree.improved += 1
+            if _up(bound) >= tree.best:
+                continue
+            search.apply(gather(node.rules, len(spaces), search.base))
         if improve is not None and (tree.nodes - 1) % HEURISTIC_EVERY == 0 and (
             len(master.columns) > seen
         ):
@@ -395,9 +426,10 @@ def branch_and_price(
             if found is not None and search.value(found) < tree.best and _overlap_free(found):
                 tree.columns, tree.best = list(found), search.value(found)
                 tree.improved += 1
-        children = _branch(master.columns, x, spaces)
+        columns = master.columns[: len(x)]  # a dive may have added columns since
+        children = _branch(columns, x, spaces)
         if children is None:
-            chosen = [c for c, v in zip(master.columns, x, strict=True) if v > 0.5]
+            chosen = [c for c, v in zip(columns, x, strict=True) if v > 0.5]
             value = search.value(chosen)
             one_each = len({c.j for c in chosen}) == len(chosen) == (master.count or 0)
             if value < tree.best and one_each and _overlap_free(chosen):
