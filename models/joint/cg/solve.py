@@ -240,6 +240,7 @@ def _solve(
         solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
                                      time_limit, threads, seed, stats)
     proven = low is not None and best <= low
+    track.update(stage="optimal" if proven else "stopped", incumbent=best, bound=low)
     out.update(solution=solution, bound=sign * low if low is not None else None,
                stage2="optimal" if proven else "feasible", status="optimal" if proven else
                "feasible")
