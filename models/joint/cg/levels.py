@@ -71,7 +71,7 @@ class _Group:
         self, sp: JobSpace, idx: np.ndarray, form: Linear, prices: Prices, R: int
     ) -> None:
         st = _static(sp)
-        self.idx = idx
+        self.idx, self.R, self.rt, self.all_d = idx, R, form.rt, st.d
         self.s, self.e, self.d, self.c = st.s[idx], st.e[idx], st.d[idx], st.c[idx]
         # square: the level rule; rough: a task of duration R makes R the runtime
         self.exact = st.exact[idx] if sp.square else self.d == R
@@ -129,6 +129,11 @@ class _Group:
         which = np.zeros(len(T) * self.k, dtype=np.int64)
         zn[cell[first]], which[cell[first]] = v[first], opt[first]
         return zn.reshape(len(T), self.k), which.reshape(len(T), self.k)
+
+    def runtime_excess(self, chosen: tuple[int, ...]) -> float:
+        """Return ``a_rt·(R − max d)``: how much the level's runtime R overstates a window
+        on the options ``chosen`` (indices of the whole space) whose longest task is shorter."""
+        return self.rt * (self.R - int(self.all_d[list(chosen)].max())) if self.R else 0.0
 
 
 def _ramp(cnt: np.ndarray) -> np.ndarray:

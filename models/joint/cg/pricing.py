@@ -57,11 +57,13 @@ def _budget_bound(b: Block, rows: np.ndarray) -> np.ndarray:
 def price_many(
     sp: JobSpace, form: Linear, prices: Prices, k: int, *, free_start: bool = True
 ) -> list[Window]:
-    """Return the job's k windows of least priced value at distinct starts, sorted by value.
+    """Return up to k windows of the job at distinct starts, sorted by priced value.
 
-    Each value is exact; the first is :func:`price`'s. The starts are the candidates of
-    the module docstring (one per piece of the value in T), so two windows at starts of
-    one piece are never both returned.
+    Each value is exact and the first is :func:`price`'s (the least window). The others
+    are the least among each level's candidate starts (one end per piece of the value in
+    T, :mod:`models.joint.cg.blocks`), one per start: over the slot starts (AEP) they are
+    the k best starts with their best windows; with free starts a listed start may have a
+    better window of another level that is cheapest at a different start.
     """
     if k < 1:
         raise ValueError(f"price_many needs k >= 1, not {k}")
@@ -76,7 +78,8 @@ def price_many(
     top: dict[int, Window] = {}
     for low, T, i, c in easy:
         if T not in top:
-            top[T] = (low, T, blist[i].pick(c))
+            chosen = blist[i].pick(c)
+            top[T] = (low - blist[i].g.runtime_excess(chosen), T, chosen)
             if len(top) == k:
                 break
 
@@ -101,10 +104,10 @@ def price_many(
         found = blist[i].exact(c)
         if found is None or found[0] >= theta:
             continue
-        T = int(blist[i].T[c])
-        if T in top and top[T][0] <= found[0]:
+        T, value = int(blist[i].T[c]), found[0] - blist[i].g.runtime_excess(found[1])
+        if T in top and top[T][0] <= value:
             continue
-        top[T] = (found[0], T, found[1])
+        top[T] = (value, T, found[1])
         if len(top) > k:
             del top[max(top, key=lambda t: top[t][0])]
         theta = threshold()
