@@ -3,6 +3,7 @@ joint column generation, against brute force and the one-window oracle."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 
 import numpy as np
@@ -123,3 +124,31 @@ def test_columns_per_round_reach_the_same_lp_bound(columns: int) -> None:
         assert gen.converged and gen.bound == pytest.approx(gen.lp, abs=1e-6)
         ends.append(gen.lp)
     assert ends[1] == pytest.approx(ends[0], abs=1e-6)
+
+
+def test_master_solves_the_same_lp_whichever_way_columns_arrive() -> None:
+    """Columns entering one by one (a solve after each: new rows and new columns apart)
+    and all at once give the same LP value; ``x`` holds one variable per column even
+    before a solve, and the parameters a caller sets are kept."""
+    from models.joint.cg.master import DUAL, PRIMAL
+
+    inst = generate("css2015", 2)
+    jobs = list(inst.jobs[:6])
+    spaces = [JobSpace(inst, job) for job in jobs]
+    alts = find_alternatives(inst, "amp", jobs=[j.id for j in jobs]).by_job()
+    cols = [Column.build(j, spaces[j], w.start,
+                         [spaces[j].option_of(p.node, p.start, p.end) for p in w.placements])
+            for j, job in enumerate(jobs) for w in alts.get(job.id, [])[:4]]
+    count = len({c.j for c in cols})  # AMP's first alternatives are disjoint: feasible
+    apart, together = (Master(len(spaces), Linear.of("finish"), count=count) for _ in "ab")
+    for col in cols:
+        together.add(col)
+        apart.add(col)
+        with contextlib.suppress(RuntimeError):  # infeasible until every job has a column
+            apart.solve()
+    assert len(together.x) == len(together.columns) == len(cols)
+    assert together.lp.params == PRIMAL
+    together.lp.SetSolverSpecificParametersAsString(DUAL)
+    assert together.solve() == pytest.approx(apart.solve(), abs=1e-6)
+    assert together.lp.params == DUAL
+    assert sum(together.values()) == pytest.approx(count, abs=1e-6)
