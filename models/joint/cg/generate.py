@@ -32,12 +32,12 @@ SMOOTHING = 0.0
 Measured on css2015 seed 1 (docs/benchmarks.md): smoothing at 0.5 or 0.7 gave no clear gain
 in bound per CPU second over plain column generation, so it is off."""
 
-COLUMNS = 6
+COLUMNS = 10
 """Default number of windows (at distinct starts) each job may add per round.
 
-Measured on css2015 seed 1 (docs/benchmarks.md, ``benchmarks/bench_cg_rounds.py``): 3 or 6
-windows per job cut the rounds to the LP optimum about 3-4 times (Σ finish 160 → 36,
-problem (8) 142 → 36) and the wall time about 3-4 times against 1."""
+Measured on css2015 seeds 1 and 3 (docs/benchmarks.md, ``benchmarks/bench_cg_rounds.py``):
+1, 3, 6, 10 windows took 99, 44, 26, 20 rounds to the LP optimum on seed 1's Σ finish
+(131, 33, 19, 16 on problem (8)) and the wall time fell with each step."""
 
 
 @dataclass
