@@ -10,7 +10,9 @@ One row per seed, objective, windows per job and round (``--columns``) and repet
 the wall seconds from the first to the last LP of phase 2, its pricing rounds (a
 machine-independent count), the mean seconds of one pricing round (all jobs priced), the
 columns in the master, the LP value and whether the LP optimum was reached within the
-phase's share of ``--time-limit``. The run stops after phase 2 (no integer master).
+phase's share of ``--time-limit``. The run stops after phase 2 (no integer master). Run
+with an older checkout on ``PYTHONPATH`` it times that code (one window per job and round
+when its ``generate`` has no ``columns``).
 An objective ``pN`` is combination problem N as ``planner combine --problem N --joint``
 builds it (AMP alternatives, DP combination). Then per case the median seconds.
 """
@@ -49,8 +51,9 @@ def phase2(inst: Instance, objective: str, columns: int, time_limit: float) -> d
     def phase(*args: Any, **kwargs: Any) -> Any:
         if kwargs.get("initial") is None:
             return generate_(*args, **kwargs)
+        stats["columns"] = 1  # code before the option added one window per job and round
         if "columns" in inspect.signature(generate_).parameters:
-            kwargs["columns"] = columns
+            kwargs["columns"] = stats["columns"] = columns
         began = time.perf_counter()
         gen = generate_(*args, **kwargs)
         stats.update(seconds=time.perf_counter() - began, rounds=gen.rounds, lp=gen.lp,
@@ -100,7 +103,8 @@ def main() -> None:
                         continue
                     seconds.setdefault((seed, objective, k), []).append(s["seconds"])
                     per = s["pricing"] / max(s["rounds"], 1)
-                    print(f"{seed:4d} {objective:>9} {k:7d} {s['seconds']:8.2f} {s['rounds']:6d}"
+                    print(f"{seed:4d} {objective:>9} {s['columns']:7d} {s['seconds']:8.2f}"
+                          f" {s['rounds']:6d}"
                           f" {per:8.3f} {s['size']:11d} {s['lp']:11.2f} {s['converged']}",
                           flush=True)
     for (seed, objective, k), xs in seconds.items():

@@ -11,7 +11,8 @@ Two tasks on a node overlap exactly when both cover the later one's start, so th
 (k, t) at the tasks' starts are the maximal cliques of each node's interval graph; a row
 is added when a column first starts a task at t on k. Any subset of these rows is a
 relaxation, so every Lagrangian bound (:class:`models.joint.cg.duals.Duals`) stays valid
-while the rows grow. GLOP re-solves the grown model from its previous basis.
+while the rows grow. GLOP (without presolve) re-solves the grown model from its previous
+basis when only rows or only columns are new, so new rows are solved first, then columns.
 """
 
 from __future__ import annotations
