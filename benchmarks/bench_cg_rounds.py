@@ -9,10 +9,10 @@ Usage::
 One row per seed, objective, windows per job and round (``--columns``) and repetition:
 the wall seconds from the first to the last LP of phase 2, its pricing rounds (a
 machine-independent count), the mean seconds of one pricing round (all jobs priced), the
-columns in the master, the LP value and whether the LP optimum was reached within the
-phase's share of ``--time-limit``. The run stops after phase 2 (no integer master). Run
-with an older checkout on ``PYTHONPATH`` it times that code (one window per job and round
-when its ``generate`` has no ``columns``).
+columns in the master, the LP value, the best Lagrangian bound and whether the LP optimum
+was reached within the phase's share of ``--time-limit``. The run stops after phase 2
+(no integer master). Run with an older checkout on ``PYTHONPATH`` it times that code (one
+window per job and round when its ``generate`` has no ``columns``).
 An objective ``pN`` is combination problem N as ``planner combine --problem N --joint``
 builds it (AMP alternatives, DP combination). Then per case the median seconds.
 """
@@ -57,6 +57,7 @@ def phase2(inst: Instance, objective: str, columns: int, time_limit: float) -> d
         began = time.perf_counter()
         gen = generate_(*args, **kwargs)
         stats.update(seconds=time.perf_counter() - began, rounds=gen.rounds, lp=gen.lp,
+                     bound=gen.bound,
                      converged=gen.converged, size=len(args[1].columns))
         raise _Done
 
@@ -91,7 +92,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=20)
     a = ap.parse_args()
     seconds: dict[tuple[int, str, int], list[float]] = {}
-    print("seed objective columns  seconds rounds  s/round  columns_in          lp converged")
+    print("seed objective columns  seconds rounds  s/round  columns_in          lp"
+          "       bound converged")
     for _ in range(a.repeat):
         for seed in [int(x) for x in a.seeds.split(",")]:
             inst = generate("css2015", seed=seed, nodes=a.nodes, jobs=a.jobs)
@@ -105,7 +107,8 @@ def main() -> None:
                     per = s["pricing"] / max(s["rounds"], 1)
                     print(f"{seed:4d} {objective:>9} {s['columns']:7d} {s['seconds']:8.2f}"
                           f" {s['rounds']:6d}"
-                          f" {per:8.3f} {s['size']:11d} {s['lp']:11.2f} {s['converged']}",
+                          f" {per:8.3f} {s['size']:11d} {s['lp']:11.2f} {s['bound']:11.2f}"
+                          f" {s['converged']}",
                           flush=True)
     for (seed, objective, k), xs in seconds.items():
         print(f"median seed {seed} {objective} columns {k}: {statistics.median(xs):.2f} s"
