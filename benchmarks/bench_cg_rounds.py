@@ -4,9 +4,10 @@ docs/exact-models.md) on css2015 batches (Toporkov et al. 2015 §5).
 Usage::
 
     python benchmarks/bench_cg_rounds.py [--seeds 1] [--objectives finish,p8]
-        [--columns 1,3] [--repeat 1] [--time-limit 400] [--nodes 24] [--jobs 20]
+        [--columns auto,1,3] [--repeat 1] [--time-limit 400] [--nodes 24] [--jobs 20]
 
-One row per seed, objective, windows per job and round (``--columns``) and repetition:
+One row per seed, objective, windows per job and round (``--columns``; ``auto``: the
+default of :func:`models.joint.cg.generate.generate`) and repetition:
 the wall seconds from the first to the last LP of phase 2, its pricing rounds (a
 machine-independent count), the mean seconds of one pricing round (all jobs priced), the
 columns in the master, the LP value, the best Lagrangian bound and whether the LP optimum
@@ -36,7 +37,9 @@ class _Done(Exception):
     """Raised after phase 2 to skip the integer master."""
 
 
-def phase2(inst: Instance, objective: str, columns: int, time_limit: float) -> dict[str, Any]:
+def phase2(
+    inst: Instance, objective: str, columns: int | None, time_limit: float
+) -> dict[str, Any]:
     """Run the cg solver up to the end of its phase 2; return its figures."""
     stats: dict[str, Any] = {"pricing": 0.0}
     generate_, round_ = cg_solve.generate, cg_generate._round
@@ -51,9 +54,9 @@ def phase2(inst: Instance, objective: str, columns: int, time_limit: float) -> d
     def phase(*args: Any, **kwargs: Any) -> Any:
         if kwargs.get("initial") is None:
             return generate_(*args, **kwargs)
-        stats["columns"] = 1  # code before the option added one window per job and round
+        stats["columns"] = "1"  # code before the option added one window per job and round
         if "columns" in inspect.signature(generate_).parameters:
-            kwargs["columns"] = stats["columns"] = columns
+            kwargs["columns"], stats["columns"] = columns, str(columns or "auto")
         began = time.perf_counter()
         gen = generate_(*args, **kwargs)
         stats.update(seconds=time.perf_counter() - began, rounds=gen.rounds, lp=gen.lp,
@@ -85,27 +88,27 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--objectives", default="finish,p8")
-    ap.add_argument("--columns", default="1")
+    ap.add_argument("--columns", default="auto")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=400.0)
     ap.add_argument("--nodes", type=int, default=24)
     ap.add_argument("--jobs", type=int, default=20)
     a = ap.parse_args()
-    seconds: dict[tuple[int, str, int], list[float]] = {}
+    seconds: dict[tuple[int, str, int | None], list[float]] = {}
     print("seed objective columns  seconds rounds  s/round  columns_in          lp"
           "       bound converged")
     for _ in range(a.repeat):
         for seed in [int(x) for x in a.seeds.split(",")]:
             inst = generate("css2015", seed=seed, nodes=a.nodes, jobs=a.jobs)
             for objective in a.objectives.split(","):
-                for k in [int(x) for x in a.columns.split(",")]:
+                for k in [None if x == "auto" else int(x) for x in a.columns.split(",")]:
                     s = phase2(inst, objective, k, a.time_limit)
                     if "seconds" not in s:
                         print(f"{seed:4d} {objective:>9} {k:7d}  (phase 2 not reached)")
                         continue
                     seconds.setdefault((seed, objective, k), []).append(s["seconds"])
                     per = s["pricing"] / max(s["rounds"], 1)
-                    print(f"{seed:4d} {objective:>9} {s['columns']:7d} {s['seconds']:8.2f}"
+                    print(f"{seed:4d} {objective:>9} {s['columns']:>7} {s['seconds']:8.2f}"
                           f" {s['rounds']:6d}"
                           f" {per:8.3f} {s['size']:11d} {s['lp']:11.2f} {s['bound']:11.2f}"
                           f" {s['converged']}",

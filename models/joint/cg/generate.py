@@ -33,11 +33,17 @@ Measured on css2015 seed 1 (docs/benchmarks.md): smoothing at 0.5 or 0.7 gave no
 in bound per CPU second over plain column generation, so it is off."""
 
 COLUMNS = 10
-"""Default number of windows (at distinct starts) each job may add per round.
+"""Most windows (at distinct starts) one job adds per round."""
 
-Measured on css2015 seeds 1 and 3 (docs/benchmarks.md, ``benchmarks/bench_cg_rounds.py``):
-1, 3, 6, 10 windows took 99, 44, 26, 20 rounds to the LP optimum on seed 1's Σ finish
-(131, 33, 19, 16 on problem (8)) and the wall time fell with each step."""
+ROUND_WINDOWS = 200
+"""Default windows per round over all jobs: each job adds ``ROUND_WINDOWS // jobs`` (1 to
+:data:`COLUMNS`) of its least windows.
+
+Measured (docs/benchmarks.md, ``benchmarks/bench_cg_rounds.py``): on css2015's 20 jobs,
+1, 3, 6, 10 windows per job took 99, 44, 26, 20 rounds to the LP optimum on seed 1's
+Σ finish (131, 33, 19, 16 on problem (8)) and the wall time fell with each step; on 100
+jobs and 100 nodes the LP re-solves dominate and 1 window per job gave the best bound
+after 60 s (3 and 10 gave lower ones), so the count per job falls with the batch."""
 
 
 @dataclass
@@ -60,7 +66,7 @@ def _round(
     point: Duals,
     lp_duals: Duals,
     free_start: bool,
-    columns: int = COLUMNS,
+    columns: int = 1,
 ) -> tuple[float, list[float | None], int]:
     """Price every job at ``point``; add its (up to ``columns``) least windows that improve
     the LP; return the bound, each job's least priced value and the number added."""
@@ -85,15 +91,18 @@ def generate(
     target: float | None = None,
     smoothing: float = SMOOTHING,
     initial: tuple[Duals, list[float | None]] | None = None,
-    columns: int = COLUMNS,
+    columns: int | None = None,
 ) -> Generation:
     """Grow ``master`` by exact pricing until no window improves, ``deadline`` (a
     ``perf_counter`` time) passes, or the bound reaches ``target`` (an incumbent's value).
 
     ``initial``: multipliers and each job's least priced value under them, whose bound
-    the loop starts from (e.g. every job alone); ``columns``: windows per job and round.
+    the loop starts from (e.g. every job alone); ``columns``: windows per job and round
+    (None: :data:`ROUND_WINDOWS` shared by the jobs, at most :data:`COLUMNS` each).
     """
     out = Generation(-float("inf"), float("inf"), 0, False)
+    if columns is None:
+        columns = max(1, min(COLUMNS, ROUND_WINDOWS // max(len(spaces), 1)))
     if initial is not None:
         out.bound, out.duals, out.values = initial[0].lagrangian(initial[1]), *initial
     while True:
