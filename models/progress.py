@@ -85,3 +85,49 @@ class _Tracked:
 
     def StopSearch(self) -> None:
         self.solver.StopSearch()
+
+
+class SearchProgress:
+    """Track a column generation or branch-and-price (docs/exact-models.md): its stage,
+    pricing rounds, incumbent, proven bound and tree nodes; :meth:`ticking` shows them.
+
+    ``sign`` turns the minimised values back into the objective's own sense for display.
+    """
+
+    def __init__(self, label: str, *, enabled: bool | None = None,
+                 stream: TextIO | None = None, sign: int = 1) -> None:  # fmt: skip
+        self.label, self.sign = label, sign
+        self.stream = stream or sys.stderr
+        self.enabled = interactive(self.stream) if enabled is None else enabled
+        self.began = time.perf_counter()
+        self.stage = "start"
+        self.rounds = 0
+        self.incumbent: float | None = None
+        self.bound: float | None = None
+        self.nodes = 0
+        self.open = 0
+
+    def update(self, **fields: Any) -> None:
+        """Set any of ``stage``, ``rounds``, ``incumbent``, ``bound``, ``nodes``, ``open``."""
+        for name, value in fields.items():
+            if not hasattr(self, name):
+                raise ValueError(f"a search's progress has no field '{name}'")
+            setattr(self, name, value)
+
+    def line(self) -> str:
+        """Return the current progress text (values in the objective's own sense)."""
+        elapsed = time.perf_counter() - self.began
+        shown = [None if v is None else self.sign * v for v in (self.incumbent, self.bound)]
+        text = (f"{self.label}: {elapsed:6.1f}s  {self.stage}  rounds {self.rounds}  "
+                f"incumbent {_num(shown[0])}  bound {_num(shown[1])}")  # fmt: skip
+        if self.incumbent is not None and self.bound is not None:
+            gap = abs(self.incumbent - self.bound) / max(abs(self.incumbent), 1.0)
+            text += f"  gap {100.0 * gap:.2f}%"
+        if self.nodes:
+            text += f"  nodes {self.nodes} (open {self.open})"
+        return text
+
+    def ticking(self) -> Ticker:
+        """Return a :class:`planner.progress.Ticker` rewriting :meth:`line` (close it after)."""
+        return Ticker(self.line, enabled=self.enabled, stream=self.stream)
+

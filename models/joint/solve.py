@@ -232,7 +232,7 @@ def solve_joint(
         seeds = [hinted] if hinted else []
         seeds += _alternatives(instance, batch, spaces, algorithm)
         out = solve_cg(jm, goal, sense, linear, sides, seeds=seeds, free_start=free_start,
-                       time_limit=time_limit, threads=threads, seed=seed)
+                       time_limit=time_limit, threads=threads, seed=seed, progress=progress)
         info["cg"] = out["cg"]
     else:
         out = solve_lexicographic(

@@ -86,6 +86,32 @@ def test_joint_progress_reports_incumbent_and_bound(monkeypatch) -> None:
     assert any(x.startswith("joint stage 2") for x in lines)
 
 
+def test_cg_progress_reports_stage_rounds_incumbent_and_bound(monkeypatch) -> None:
+    """The cg solver's line, with progress on, names its stage, pricing rounds, incumbent,
+    bound and gap; its last rendering shows the proven optimum (gap 0)."""
+    stream = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    inst = generate("tiny", 1, jobs=3)
+    r = solve_joint(inst, "cost", "cg", progress=True)
+    lines = [x for x in stream.getvalue().replace("\r", "\n").splitlines() if x.strip()]
+    assert r.status == "optimal"
+    assert lines and all(x.startswith("joint (cg):") for x in lines)
+    last = lines[-1]
+    assert "rounds" in last and f"incumbent {r.objective:g}" in last
+    assert f"bound {r.bound:g}" in last and "gap 0.00%" in last
+
+
+def test_search_progress_refuses_an_unknown_field() -> None:
+    """A misspelt field is an error, not a silently ignored update."""
+    from models.progress import SearchProgress
+
+    track = SearchProgress("x", enabled=False)
+    track.update(stage="root LP", rounds=3)
+    assert "root LP" in track.line() and "rounds 3" in track.line()
+    with pytest.raises(ValueError, match="no field 'round'"):
+        track.update(round=4)
+
+
 def test_joint_progress_off_when_not_interactive(capsys: pytest.CaptureFixture[str]) -> None:
     """Without a terminal (as under pytest) nothing is written to stderr."""
     inst = generate("tiny", 1, jobs=3)

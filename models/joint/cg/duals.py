@@ -3,6 +3,7 @@ reduced costs, and Wentges smoothing (a convex combination with a stability cent
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -10,6 +11,14 @@ import numpy as np
 
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.pricing import Prices
+
+MARGIN = 1e-6
+"""Relative margin subtracted from a floating bound before rounding it up to an integer."""
+
+
+def round_up(bound: float) -> int:
+    """Return the least integer ≥ ``bound`` less a relative :data:`MARGIN` (never too high)."""
+    return math.ceil(bound - MARGIN * max(1.0, abs(bound)))
 
 
 @dataclass(frozen=True)

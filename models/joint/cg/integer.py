@@ -29,11 +29,13 @@ def integer_master(
     threads: int = 1,
     seed: int = 0,
     hint: Sequence[Column] = (),
+    below: int | None = None,
 ) -> list[Column] | None:
     """Return the best column set found (most placed, then least ``sign``·Σ objective).
 
     ``objective`` None: only the placed count. ``count``: the number of placed jobs
-    required. None when no set is found in the time limit.
+    required. ``below``: only sets whose ``sign``·Σ objective is below it (an incumbent's
+    value). None when no set is found in the time limit.
     """
     m = cp_model.CpModel()
     b = [m.NewBoolVar(f"b{i}") for i in range(len(columns))]
@@ -70,7 +72,10 @@ def integer_master(
         for v, on in zip(b, best, strict=True):
             m.AddHint(v, on)
     if objective is not None:
-        m.Minimize(sum(sign * c.metric(objective) * v for c, v in zip(columns, b, strict=True)))
+        goal = sum(sign * c.metric(objective) * v for c, v in zip(columns, b, strict=True))
+        if below is not None:
+            m.Add(goal <= below - 1)
+        m.Minimize(goal)
     if cpsat_status(run_cpsat(solver, m)) not in ("optimal", "feasible"):
         return None
     return [c for c, v in zip(columns, b, strict=True) if solver.BooleanValue(v)]

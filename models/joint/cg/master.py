@@ -36,6 +36,9 @@ starts from it (primal simplex)."""
 DUAL = "use_preprocessing: false use_dual_simplex: true"
 """GLOP's parameters of the re-solve after new rows alone (dual simplex from the basis)."""
 
+GLOP = PRIMAL
+"""GLOP's default parameters in the master (a caller restores them with this)."""
+
 
 class _Glop:
     """``pywraplp.Solver`` as the master's ``lp``, remembering its parameter string so that

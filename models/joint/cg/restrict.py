@@ -13,9 +13,11 @@ required node whenever such a window exists.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 
 import numpy as np
 
@@ -45,6 +47,15 @@ class Rule:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"a rule's kind is one of {', '.join(KINDS)}, not '{self.kind}'")
+        whole = isinstance(self.at, Integral) and not isinstance(self.at, bool)
+        if not (isinstance(self.j, Integral) and not isinstance(self.j, bool) and self.j >= 0):
+            raise ValueError(f"a rule's job index j is >= 0, not {self.j!r}")
+        if self.kind == "node" and not isinstance(self.at, str):
+            raise ValueError(f"a node rule's at is a node id, not {self.at!r}")
+        if self.kind == "option" and not (whole and int(self.at) >= 0):
+            raise ValueError(f"an option rule's at is an option index >= 0, not {self.at!r}")
+        if self.kind == "start" and not whole:
+            raise ValueError(f"a start rule's at is an integer time, not {self.at!r}")
 
 
 @dataclass
@@ -58,15 +69,19 @@ class Limits:
     required: set[int] = field(default_factory=set)
     lo: int | None = None
     hi: int | None = None
+    spans: list[tuple[int, int]] | None = None
+    """Allowed start intervals (reduced-cost fixing at the root), None: any start."""
 
 
-def gather(rules: Sequence[Rule], jobs: int) -> list[Limits]:
-    """Return each job's :class:`Limits` under ``rules``."""
-    out = [Limits() for _ in range(jobs)]
+def gather(
+    rules: Sequence[Rule], jobs: int, base: Sequence[Limits] | None = None
+) -> list[Limits]:
+    """Return each job's :class:`Limits` under ``rules``, added to ``base`` (copied) if given."""
+    out = [Limits() for _ in range(jobs)] if base is None else [copy.deepcopy(b) for b in base]
     for r in rules:
         lim = out[r.j]
-        if r.kind == "placed":
-            lim.placed = r.on
+        if r.kind == "placed":  # "not placed" wins whatever the order: no window obeys both
+            lim.placed = r.on and lim.placed is not False
         elif r.kind == "node":
             (lim.required_nodes if r.on else lim.banned_nodes).add(str(r.at))
         elif r.kind == "option":
@@ -86,6 +101,8 @@ def compatible(col: Column, space: JobSpace, lim: Limits) -> bool:
     hi = 2**62 if lim.hi is None else lim.hi
     if not lo <= col.T <= hi:
         return False
+    if lim.spans is not None and not any(a <= col.T <= b for a, b in lim.spans):
+        return False
     chosen = set(col.chosen)
     if chosen & lim.banned or not lim.required <= chosen:
         return False
@@ -98,8 +115,9 @@ def compatible(col: Column, space: JobSpace, lim: Limits) -> bool:
 class Restricted:
     """A job's options under its rules, searched by the pricing oracle like a JobSpace.
 
-    ``index`` maps each option back to the job's whole space; ``offset`` is the bonus
-    of the required nodes' options; ``nodes`` the required nodes.
+    ``index`` maps each option back to the job's whole space (an option cut by several
+    allowed start intervals appears once per interval); ``offset`` is the bonus of the
+    required nodes' options; ``nodes`` the required nodes.
     """
 
     options: list[Option]
@@ -127,18 +145,23 @@ def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
         return None
     lo = -(2**62) if lim.lo is None else lim.lo
     hi = 2**62 if lim.hi is None else lim.hi
+    spans = [(max(int(a), lo), min(int(b), hi)) for a, b in lim.spans or [(lo, hi)]]
+    spans = [(a, b) for a, b in spans if a <= b]
     options, index = [], []
     for k, o in enumerate(space.options):
         if k in banned or o.node in lim.banned_nodes:
             continue
-        s, e = max(o.slot.start, lo), min(o.slot.end, hi + o.d)
-        if e - s < o.d:
-            continue
-        if (s, e) != (o.slot.start, o.slot.end):
-            o = dataclasses.replace(o, slot=Slot(o.node, s, e, o.slot.price))
-        options.append(o)
-        index.append(k)
+        for a, b in spans:  # an option per allowed interval of starts
+            s, e = max(o.slot.start, a), min(o.slot.end, b + o.d)
+            if e - s < o.d:
+                continue
+            part = o if (s, e) == (o.slot.start, o.slot.end) else dataclasses.replace(
+                o, slot=Slot(o.node, s, e, o.slot.price))
+            options.append(part)
+            index.append(k)
     if not required <= {o.node for o in options}:
+        return None
+    if not options:
         return None
     return Restricted(
         options=options,
@@ -149,19 +172,40 @@ def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
         budget=space.budget,
         square=space.square,
         levels=space.levels,
-        slot_starts=[t for t in space.slot_starts if lo <= t <= hi],
+        slot_starts=[t for t in space.slot_starts if any(a <= t <= b for a, b in spans)],
     )
 
 
 def _bonus(rs: Restricted, form: Linear, prices: Prices) -> float:
-    """Return M: more than the spread of any two window values of the job (any start)."""
+    """Return M: more than the spread of any two window values of the job (any start).
+
+    The tasks of a window lie on distinct nodes inside the options' span, so its prices sum
+    to at most the prices there; duals out of reach do not enlarge M (nor blur the values).
+    """
     if not rs.options:
         return 1.0
     base = max(abs(form.pt) * o.d + abs(form.cost) * o.cost for o in rs.options)
-    mass = sum(float(rho.sum()) for _, rho in prices.by_node.values())
+    lo = min(o.slot.start for o in rs.options)
+    hi = max(o.slot.end for o in rs.options)
+    mass = 0.0
+    for node in {o.node for o in rs.options}:
+        t, rho = prices.by_node.get(node, (np.zeros(0), np.zeros(0)))
+        mass += float(rho[(t >= lo) & (t < hi)].sum())
     ends = max(max(abs(o.slot.start), abs(o.slot.end)) for o in rs.options)
     far = abs(form.rt) * max(o.d for o in rs.options) + abs(form.T) * ends + abs(form.one)
-    return 2.0 * (rs.n * (base + mass) + far) + 1.0
+    return 2.0 * (rs.n * base + mass + far) + 1.0
+
+
+def _value(rs: Restricted, form: Linear, prices: Prices, T: int, chosen: Sequence[int]) -> float:
+    """Return the priced value of the window at ``T`` on the restricted options ``chosen``,
+    summed afresh (without the bonus, which would cost its magnitude's rounding)."""
+    opts = [rs.options[k] for k in chosen]
+    total = form.rt * max(o.d for o in opts) + form.T * T + form.one
+    for o in opts:
+        t, P = prices.prefix(o.node)
+        covered = P[np.searchsorted(t, T + o.d)] - P[np.searchsorted(t, T)]
+        total += form.pt * o.d + form.cost * o.cost + float(covered)
+    return float(total)
 
 
 def price_in(
@@ -177,4 +221,6 @@ def price_in(
     value, T, chosen = found
     if not rs.nodes <= {rs.options[k].node for k in chosen}:
         return None
-    return value + bonus * len(rs.nodes), T, tuple(sorted(int(rs.index[k]) for k in chosen))
+    if rs.nodes:
+        value = _value(rs, form, prices, T, chosen)
+    return value, T, tuple(sorted(int(rs.index[k]) for k in chosen))

@@ -22,28 +22,34 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from models.backends import cpsat_status, run_cpsat
+from models.joint.cg.branch import Tree, branch_and_price
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
-from models.joint.cg.duals import Duals
+from models.joint.cg.duals import MARGIN, Duals, round_up
 from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.master import Master
 from models.joint.cg.pricing import Prices, price
+from models.joint.cg.restrict import Limits, compatible
 from models.joint.cpsat import JointModel
 from models.joint.space import JobSpace
+from models.progress import SearchProgress
 
 CG_METRICS: tuple[str, ...] = tuple(LINEAR_METRICS)
 """Objectives (and "time"/"cost" of problems (6)–(9)) that the ``cg`` solver handles."""
 
-MARGIN = 1e-6
-"""Relative margin subtracted from a floating bound before rounding it up to an integer."""
-
 Placement = Mapping[int, tuple[int, Sequence[int]]]
 
+INTEGER_SHARE = 0.15
+"""Share of the time limit the integer master may take after the root LP."""
 
-def round_up(bound: float) -> int:
-    """Return the least integer ≥ ``bound`` less a relative :data:`MARGIN` (never too high)."""
-    return math.ceil(bound - MARGIN * max(1.0, abs(bound)))
+HEURISTIC_SHARE = 0.03
+"""Share of the time limit each integer-master run inside branch-and-price may take."""
+
+CLOSE = "branch"
+"""How the gap left by the root LP is closed: ``branch`` (branch-and-price,
+:mod:`models.joint.cg.branch`) or ``compact`` (the compact CP-SAT model restricted by
+reduced-cost fixing); docs/benchmarks.md compares the two."""
 
 
 def _share(began: float, time_limit: float | None, part: float) -> float | None:
@@ -64,6 +70,7 @@ def solve_cg(
     time_limit: float | None = None,
     threads: int = 1,
     seed: int = 0,
+    progress: bool | None = None,
 ) -> dict[str, Any]:
     """Solve the joint model by column generation; the dict of
     :func:`models.joint.lexicographic.solve_lexicographic` plus ``cg`` statistics.
@@ -72,7 +79,31 @@ def solve_cg(
     constraint already in ``jm``) are used only to close the gap; ``sides`` are the
     ``(metric, limit)`` rows of the VO budget and the combination limit; ``seeds`` are
     heuristic placements (job index → start, option indices) that seed the columns.
+    ``progress`` (None: on interactive runs, :mod:`models.progress`) shows the stage,
+    pricing rounds, incumbent, bound and tree nodes on one line of stderr.
     """
+    track = SearchProgress("joint (cg)", enabled=progress, sign=1 if sense == "min" else -1)
+    ticker = track.ticking()
+    try:
+        return _solve(jm, goal, sense, metric, sides, seeds, free_start, time_limit, threads,
+                      seed, track)
+    finally:
+        ticker.close()
+
+
+def _solve(
+    jm: JointModel,
+    goal: Any,
+    sense: str,
+    metric: str,
+    sides: Sequence[tuple[str, int]],
+    seeds: Sequence[Placement],
+    free_start: bool,
+    time_limit: float | None,
+    threads: int,
+    seed: int,
+    track: SearchProgress,
+) -> dict[str, Any]:
     if metric not in LINEAR_METRICS:
         raise ValueError(f"the cg solver handles the objectives {', '.join(CG_METRICS)}")
     began = _clock.perf_counter()
@@ -112,6 +143,7 @@ def solve_cg(
         return out
     limit = reachable
     if len(inc) < reachable:  # phase 1: bound the count by column generation
+        track.update(stage=f"jobs placed: {len(inc)} found, bounding by LP")
         m1 = Master(J, Linear(one=-1.0), side_forms)
         for col in pool.values():
             m1.add(col)
@@ -137,8 +169,9 @@ def solve_cg(
         left = None
         if time_limit is not None:
             left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
+        track.update(stage="compact model")
         rest = solve_lexicographic(jm, goal, sense, hint=out["solution"], time_limit=left,
-                                   threads=threads, seed=seed)
+                                   threads=threads, seed=seed, progress=False)
         if rest["solution"] is not None and len(rest["solution"]) >= len(inc):
             out.update({k: rest[k] for k in ("status", "solution", "bound", "stage1", "stage2")})
             if rest["placed_bound"] is not None:
@@ -150,6 +183,7 @@ def solve_cg(
     for col in [*inc, *pool.values()]:
         m2.add(col)
     best = sum(sign * c.metric(metric) for c in inc)
+    track.update(stage="root LP", incumbent=best, bound=None)
     # zero prices, μ the P-th least single-job optimum: L = Σ of the P least (every job alone)
     mu = sorted(v for v in singles if v is not None)[P - 1] if P else 0.0
     start = Duals(form, Prices({}), mu, [0.0] * J, mu * P)
@@ -158,24 +192,55 @@ def solve_cg(
     stats.update(rounds=stats["rounds"] + gen.rounds, lp=sign * gen.lp,
                  lagrangian=sign * gen.bound, converged=gen.converged, columns=len(m2.columns))
     low = round_up(gen.bound) if math.isfinite(gen.bound) else None
+    track.update(stage="integer master", rounds=stats["rounds"], bound=low)
+    base = _limits(spaces, gen, best, free_start) if low is not None and best > low else None
     if low is None or best > low:
-        found = integer_master(J, m2.columns, metric, sign, sides, count=P, hint=inc,
-                               time_limit=_share(began, time_limit, 0.7),
-                               threads=threads, seed=seed)
+        share = _share(began, time_limit, 0.7)
+        found = integer_master(J, _kept(m2.columns, spaces, base), metric, sign, sides, count=P,
+                               hint=inc, time_limit=min(share, INTEGER_SHARE * time_limit)
+                               if share else None, threads=threads, seed=seed,
+                               below=best if base is not None else None)
         if found is not None and sum(sign * c.metric(metric) for c in found) < best:
             inc, best = found, sum(sign * c.metric(metric) for c in found)
+            if base is not None and low is not None and best > low:
+                base = _limits(spaces, gen, best, free_start)
     solution = _placement(inc)
     if low is not None and best <= low:
         stats["closed_by"] = "cg"
+    elif low is not None and CLOSE == "branch":
+        track.update(stage="branch-and-price", incumbent=best)
+        done = stats["rounds"]
+
+        def report(tree: Tree) -> None:
+            track.update(rounds=done + tree.rounds, incumbent=tree.best, bound=tree.low,
+                         nodes=tree.nodes, open=tree.open)
+
+        def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
+            cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
+            value = sum(sign * c.metric(metric) for c in hint)
+            return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
+                                  count=P, hint=hint, time_limit=cap, threads=threads, seed=seed,
+                                  below=value)
+
+        tree = branch_and_price(spaces, m2, metric, sign, inc, gen.bound, free_start=free_start,
+                                deadline=began + time_limit if time_limit else None,
+                                base=base, report=report, improve=improve)
+        solution, best, low = _placement(tree.columns), tree.best, tree.low
+        stats.update(nodes=tree.nodes, open=tree.open, depth=tree.depth,
+                     rounds=stats["rounds"] + tree.rounds, columns=len(m2.columns))
+        if tree.finished:
+            stats["closed_by"] = "branch-and-price"
     else:
         fixed = _restrictions(spaces, gen, best, free_start) if low is not None else [
             (False, [(lo, hi)], set(range(len(sp.options)))) for sp, (lo, hi) in
             zip(spaces, jm.span, strict=True)]
         stats["fixed_starts"] = sum(hi - lo + 1 for _, spans, _ in fixed for lo, hi in spans)
         stats["fixed_options"] = sum(len(options) for _, _, options in fixed)
+        track.update(stage="compact model", incumbent=best)
         solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
                                      time_limit, threads, seed, stats)
     proven = low is not None and best <= low
+    track.update(stage="optimal" if proven else "stopped", incumbent=best, bound=low)
     out.update(solution=solution, bound=sign * low if low is not None else None,
                stage2="optimal" if proven else "feasible", status="optimal" if proven else
                "feasible")
@@ -184,6 +249,25 @@ def solve_cg(
 
 def _placement(columns: Sequence[Column]) -> dict[int, tuple[int, list[int]]]:
     return {c.j: (c.T, list(c.chosen)) for c in sorted(columns, key=lambda c: c.j)}
+
+
+def _limits(
+    spaces: Sequence[JobSpace], gen: Generation, best: int, free_start: bool
+) -> list[Limits]:
+    """Return :func:`_restrictions` as the branching limits every better solution obeys."""
+    return [Limits(placed=True if must else None if spans else False, spans=spans,
+                   banned=set(range(len(sp.options))) - options)
+            for sp, (must, spans, options) in
+            zip(spaces, _restrictions(spaces, gen, best, free_start), strict=True)]
+
+
+def _kept(
+    columns: Sequence[Column], spaces: Sequence[JobSpace], base: Sequence[Limits] | None
+) -> list[Column]:
+    """Return the columns a solution better than the incumbent may use (all if no limits)."""
+    if base is None:
+        return list(columns)
+    return [c for c in columns if compatible(c, spaces[c.j], base[c.j])]
 
 
 def _restrictions(
