@@ -14,10 +14,12 @@ import pytest
 from instances import Instance, Job, Node, Slot, generate
 from models import PROBLEMS, solve_joint
 from models.joint.cg import branch
-from models.joint.cg.branch import _branch, _lagrangian, branch_and_price
+from models.joint.cg.branch import branch_and_price
+from models.joint.cg.branching import choose
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.duals import Duals
 from models.joint.cg.master import Master
+from models.joint.cg.node import lagrangian
 from models.joint.cg.pricing import Prices
 from models.joint.cg.restrict import Limits, Rule
 from models.joint.space import JobSpace
@@ -42,7 +44,7 @@ def test_branch_on_a_job_placed_half_the_time() -> None:
     """A job whose windows sum to 0.5 is branched on first: placed / not placed."""
     sp = two_node_space()
     a = Column.build(0, sp, 0, [0])
-    assert _branch([a], [0.5], [sp]) == (Rule(0, "placed", True), Rule(0, "placed", False))
+    assert choose([a], [0.5], [sp]) == (Rule(0, "placed", True), Rule(0, "placed", False))
 
 
 def test_branch_on_a_node_used_part_of_the_time() -> None:
@@ -50,7 +52,7 @@ def test_branch_on_a_node_used_part_of_the_time() -> None:
     one child and banned in the other."""
     sp = two_node_space()
     a, b = Column.build(0, sp, 0, [0]), Column.build(0, sp, 0, [1])
-    used, banned = _branch([a, b], [0.3, 0.7], [sp])
+    used, banned = choose([a, b], [0.3, 0.7], [sp])
     assert used.kind == banned.kind == "node" and used.at == banned.at in ("a", "b")
     assert (used.j, used.on, banned.j, banned.on) == (0, True, 0, False)
 
@@ -59,7 +61,7 @@ def test_branch_on_the_start_at_the_mean() -> None:
     """Same node, starts 2 and 6 with weights 0.5: T ≤ 4 / T ≥ 5 (the mean start is 4)."""
     sp = two_node_space()
     early, late = Column.build(0, sp, 2, [0]), Column.build(0, sp, 6, [0])
-    assert _branch([early, late], [0.5, 0.5], [sp]) == (Rule(0, "start", False, 4),
+    assert choose([early, late], [0.5, 0.5], [sp]) == (Rule(0, "start", False, 4),
                                                        Rule(0, "start", True, 5))
 
 
@@ -67,7 +69,7 @@ def test_an_integral_solution_needs_no_branching() -> None:
     """One window at 1.0 (and others at 0): nothing to branch on."""
     sp = two_node_space()
     a, b = Column.build(0, sp, 0, [0]), Column.build(0, sp, 3, [1])
-    assert _branch([a, b], [1.0, 0.0], [sp]) is None
+    assert choose([a, b], [1.0, 0.0], [sp]) is None
 
 
 def test_node_bound_counts_a_placed_job_even_when_its_window_is_dear() -> None:
@@ -76,12 +78,12 @@ def test_node_bound_counts_a_placed_job_even_when_its_window_is_dear() -> None:
     duals = Duals(Linear(), Prices({"a": (np.array([1]), np.array([2.0]))}), 5.0, [0.0, 0.0],
                   fixed=10.0)
     free = [Limits(), Limits()]
-    assert _lagrangian(duals, [3.0, 9.0], free) == 10.0 - 2.0 + (3.0 - 5.0) + 0.0
+    assert lagrangian(duals, [3.0, 9.0], free) == 10.0 - 2.0 + (3.0 - 5.0) + 0.0
     placed = [Limits(), Limits(placed=True)]
-    assert _lagrangian(duals, [3.0, 9.0], placed) == 10.0 - 2.0 + (3.0 - 5.0) + (9.0 - 5.0)
+    assert lagrangian(duals, [3.0, 9.0], placed) == 10.0 - 2.0 + (3.0 - 5.0) + (9.0 - 5.0)
     unplaced = [Limits(placed=False), Limits()]
-    assert _lagrangian(duals, [3.0, 9.0], unplaced) == 10.0 - 2.0 + 0.0
-    assert _lagrangian(duals, [3.0, None], placed) == math.inf
+    assert lagrangian(duals, [3.0, 9.0], unplaced) == 10.0 - 2.0 + 0.0
+    assert lagrangian(duals, [3.0, None], placed) == math.inf
 
 
 def test_a_passed_deadline_leaves_the_tree_open_and_claims_nothing() -> None:
