@@ -11,13 +11,15 @@ Two tasks on a node overlap exactly when both cover the later one's start, so th
 (k, t) at the tasks' starts are the maximal cliques of each node's interval graph; a row
 is added when a column first starts a task at t on k. Any subset of these rows is a
 relaxation, so every Lagrangian bound (:class:`models.joint.cg.duals.Duals`) stays valid
-while the rows grow. GLOP re-solves the grown model from its previous basis.
+while the rows grow. GLOP (without presolve) re-solves the grown model from its previous
+basis when only rows or only columns are new, so new rows are solved first, then columns.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from ortools.linear_solver import pywraplp
@@ -26,15 +28,33 @@ from models.joint.cg.column import Column, Linear
 from models.joint.cg.duals import Duals
 from models.joint.cg.pricing import Prices
 
-GLOP = "use_preprocessing:false"
-"""GLOP's parameters: presolve would discard the previous basis at every re-solve."""
+PRIMAL = "use_preprocessing: false use_dual_simplex: false"
+"""GLOP's parameters of the master's solves (set others through ``master.lp`` as usual):
+without presolve, which discards the previous basis, so that a re-solve after new columns
+starts from it (primal simplex)."""
 
-SPARE = 256
-"""Variables created at once, held at zero until a column fills one. GLOP re-solves from
-its previous basis when a column fills a variable it already has, but starts afresh when
-a variable is added (measured on css2015 seed 1, problem (8), 40 s: median 400–550
-simplex iterations per re-solve with variables added one at a time, about 100 with
-spare variables and no presolve; twice as many branch-and-price nodes)."""
+DUAL = "use_preprocessing: false use_dual_simplex: true"
+"""GLOP's parameters of the re-solve after new rows alone (dual simplex from the basis)."""
+
+GLOP = PRIMAL
+"""GLOP's default parameters in the master (a caller restores them with this)."""
+
+
+class _Glop:
+    """``pywraplp.Solver`` as the master's ``lp``, remembering its parameter string so that
+    :meth:`Master.solve` can switch to :data:`DUAL` for a row step and back."""
+
+    def __init__(self) -> None:
+        self.solver = pywraplp.Solver.CreateSolver("GLOP")
+        self.params = PRIMAL
+
+    def SetSolverSpecificParametersAsString(self, text: str) -> bool:
+        """Keep ``text`` (empty: :data:`PRIMAL`) as the parameters of the next solves."""
+        self.params = text or PRIMAL
+        return bool(self.solver.SetSolverSpecificParametersAsString(self.params))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.solver, name)
 
 
 class Master:
@@ -59,7 +79,7 @@ class Master:
         sides: Sequence[tuple[Linear, float]] = (),
         count: int | None = None,
     ) -> None:
-        self.lp = lp = pywraplp.Solver.CreateSolver("GLOP")
+        self.lp = lp = _Glop()
         self.objective = objective
         self.sides = list(sides)
         inf = lp.infinity()
@@ -70,21 +90,50 @@ class Master:
         self.rows: dict[str, dict[int, pywraplp.Constraint]] = defaultdict(dict)
         self.tasks: dict[str, list[tuple[pywraplp.Variable, int, int]]] = defaultdict(list)
         self.columns: list[Column] = []
-        self.x: list[pywraplp.Variable] = []
+        self._x: list[pywraplp.Variable] = []
         self.keys: set[tuple[int, int, tuple[int, ...]]] = set()
-        self.spare: list[pywraplp.Variable] = []
+        self.pending: list[Column] = []
+        lp.SetSolverSpecificParametersAsString(PRIMAL)
         lp.Objective().SetMinimization()
-        lp.SetSolverSpecificParametersAsString(GLOP)
 
     def add(self, col: Column) -> bool:
-        """Add ``col`` (False when the same window is already in)."""
+        """Add ``col`` (False when the same window is already in); it enters the LP at the
+        next :meth:`solve`."""
         if col.key in self.keys:
             return False
+        self.keys.add(col.key)
+        self.columns.append(col)
+        self.pending.append(col)
+        return True
+
+    def _new_rows(self) -> bool:
+        """Add the node-time rows the pending columns start, over the columns already in."""
         lp = self.lp
-        if not self.spare:
-            self.spare = [lp.NumVar(0.0, 0.0, "") for _ in range(SPARE)][::-1]
-        x = self.spare.pop()
-        x.SetUb(lp.infinity())
+        fresh = sorted({(node, start) for col in self.pending for node, start, _ in col.tasks
+                        if start not in self.rows[node]})
+        for node, start in fresh:
+            row = self.rows[node][start] = lp.Constraint(-lp.infinity(), 1.0)
+            for v, s, e in self.tasks[node]:
+                if s <= start < e:
+                    row.SetCoefficient(v, 1.0)
+        return bool(fresh)
+
+    def _enter_pending(self) -> None:
+        self._new_rows()
+        for col in self.pending:
+            self._enter(col)
+        self.pending = []
+
+    @property
+    def x(self) -> list[pywraplp.Variable]:
+        """The LP variable of each column (the pending ones enter the model now)."""
+        if self.pending:
+            self._enter_pending()
+        return self._x
+
+    def _enter(self, col: Column) -> None:
+        lp = self.lp
+        x = lp.NumVar(0.0, lp.infinity(), f"x{len(self._x)}")
         lp.Objective().SetCoefficient(x, col.value(self.objective))
         self.convex[col.j].SetCoefficient(x, 1.0)
         for (form, _), row in zip(self.sides, self.side_rows, strict=True):
@@ -92,24 +141,26 @@ class Master:
         if self.count_row is not None:
             self.count_row.SetCoefficient(x, 1.0)
         for node, start, end in col.tasks:
-            rows = self.rows[node]
             self.tasks[node].append((x, start, end))
-            for t, row in rows.items():
+            for t, row in self.rows[node].items():
                 if start <= t < end:
                     row.SetCoefficient(x, 1.0)
-            if start not in rows:
-                row = rows[start] = lp.Constraint(-lp.infinity(), 1.0)
-                for v, s, e in self.tasks[node]:
-                    if s <= start < e:
-                        row.SetCoefficient(v, 1.0)
-        self.columns.append(col)
-        self.x.append(x)
-        self.keys.add(col.key)
-        return True
+        self._x.append(x)
 
     def solve(self) -> float:
-        """Solve the LP; return its value (RuntimeError if GLOP fails)."""
-        status = self.lp.Solve()
+        """Solve the LP with the columns added so far; return its value (RuntimeError if GLOP
+        fails)."""
+        lp = self.lp
+        if self.pending:
+            # GLOP re-solves from the previous basis when only rows or only columns are
+            # new, and from scratch when both are: new rows first (dual simplex), then
+            # the new columns (primal)
+            if self._new_rows() and self._x:
+                lp.solver.SetSolverSpecificParametersAsString(DUAL)
+                lp.solver.Solve()
+                lp.solver.SetSolverSpecificParametersAsString(lp.params)
+            self._enter_pending()
+        status = lp.Solve()
         if status != pywraplp.Solver.OPTIMAL:
             raise RuntimeError(f"the master LP ended with GLOP status {status}")
         return self.lp.Objective().Value()
