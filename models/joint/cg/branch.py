@@ -103,6 +103,7 @@ def branch_and_price(
         tree.nodes += 1
         tree.depth = max(tree.depth, len(node.rules))
         if not settled:
+            counter += 1
             heapq.heappush(heap, (bound, -len(node.rules), counter, _Node(bound, node.rules)))
             break
         if x is None:

@@ -181,3 +181,35 @@ def test_start_intervals_from_fixing_may_be_numpy_integers() -> None:
     assert all(type(o.slot.end) is int for o in rs.options)
     assert [compatible(Column.build(0, sp, t, [0]), sp, lim) for t in (1, 2, 3, 4, 7, 8)] == [
         False, True, True, False, True, False]
+
+
+def test_a_node_left_unsettled_stays_open_and_the_tree_claims_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A child node that cannot be settled (as after a failed LP or the deadline) goes back
+    on the heap beside its equal-bound sibling (no comparison of nodes), the search stops,
+    and the reported bound is the open nodes' least, below the optimum."""
+    from models.joint.cg import node as node_module
+
+    solve = node_module.NodeSearch.solve_node
+
+    def unsettled_children(self, rules, bound, best):  # type: ignore[no-untyped-def]
+        got = solve(self, rules, bound, best)
+        return (bound, None, got[2], False) if rules else got
+
+    monkeypatch.setattr(node_module.NodeSearch, "solve_node", unsettled_children)
+    monkeypatch.setattr(branch, "DIVE_EVERY", 10**9)
+    for seed in range(CASES):
+        inst, metric, limit, free = from_scratch(seed)
+        spaces = [JobSpace(inst, job) for job in inst.jobs]
+        windows = [all_windows(inst, job, free_start=free) for job in inst.jobs]
+        sides = [(lambda w: value(w, "proc_time"), limit)]
+        placed, best = brute_joint(windows, lambda w, metric=metric: value(w, metric), "min", sides)
+        master = Master(len(spaces), Linear.of(metric), [(Linear.of("proc_time"), limit)],
+                        count=placed)
+        tree = branch_and_price(spaces, master, metric, 1, [], -1e9, free_start=free)
+        if tree.nodes > 1:  # the root branched: a child was left open
+            assert not tree.finished and tree.open >= 1
+            assert tree.low <= best
+            return
+    pytest.fail("no case branched at the root")
