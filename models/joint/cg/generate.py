@@ -107,7 +107,7 @@ def generate(
         out.bound, out.duals, out.values = initial[0].lagrangian(initial[1]), *initial
     while True:
         try:
-            out.lp = master.solve()
+            out.lp = master.solve(deadline)
         except RuntimeError:  # GLOP gave up: keep the bounds proven so far
             return out
         current = master.duals()

@@ -17,6 +17,7 @@ basis when only rows or only columns are new, so new rows are solved first, then
 
 from __future__ import annotations
 
+import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -147,10 +148,12 @@ class Master:
                     row.SetCoefficient(x, 1.0)
         self._x.append(x)
 
-    def solve(self) -> float:
+    def solve(self, deadline: float | None = None) -> float:
         """Solve the LP with the columns added so far; return its value (RuntimeError if GLOP
-        fails)."""
+        fails, or stops at ``deadline``, a ``time.perf_counter`` time)."""
         lp = self.lp
+        left = 0 if deadline is None else max(1, int(1000 * (deadline - _clock.perf_counter())))
+        lp.solver.SetTimeLimit(left)  # milliseconds; 0: no limit
         if self.pending:
             # GLOP re-solves from the previous basis when only rows or only columns are
             # new, and from scratch when both are: new rows first (dual simplex), then

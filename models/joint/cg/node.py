@@ -170,7 +170,7 @@ class NodeSearch:
         try:
             while not self.late():
                 try:
-                    if m.solve() <= TOLERANCE:
+                    if m.solve(self.deadline) <= TOLERANCE:
                         return True, rounds
                 except RuntimeError:
                     return None, rounds
@@ -230,7 +230,7 @@ class NodeSearch:
         rounds = 0
         while True:
             try:
-                m.solve()
+                m.solve(self.deadline)
             except RuntimeError:  # GLOP gave up: the node stays open, nothing is claimed
                 return bound, None, rounds, False
             duals, values, added = self._round(spaces, lims)
