@@ -226,6 +226,7 @@ def _solve(
                                 deadline=began + time_limit if time_limit else None,
                                 base=base, report=report, improve=improve)
         solution, best, low = _placement(tree.columns), tree.best, tree.low
+        track.update(rounds=done + tree.rounds, nodes=tree.nodes, open=tree.open)
         stats.update(nodes=tree.nodes, open=tree.open, depth=tree.depth,
                      rounds=stats["rounds"] + tree.rounds, columns=len(m2.columns))
         if tree.finished:
