@@ -11,6 +11,7 @@ from instances import Instance, generate
 from models import PROBLEMS, solve_combination, solve_joint
 from models.joint.cg.solve import round_up
 from planner import find_alternatives
+from tests.joint_batch import six_job_batch
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
@@ -160,22 +161,12 @@ def test_cg_refuses_objectives_it_cannot_bound(kwargs: dict) -> None:
 def test_smoothed_generation_reaches_the_same_lp_bound(smoothing: float) -> None:
     """Wentges smoothing changes the path, not the end: the converged LP value (and bound)
     equals plain column generation's on a 6-job css2015 batch, Σ finish at a fixed count."""
-    from models.joint.cg.column import Column, Linear
     from models.joint.cg.generate import generate as column_generation
-    from models.joint.cg.master import Master
-    from models.joint.space import JobSpace
 
-    inst = generate("css2015", 2)
-    jobs = list(inst.jobs[:6])
-    spaces = [JobSpace(inst, job) for job in jobs]
-    alts = find_alternatives(inst, "amp", jobs=[j.id for j in jobs]).by_job()
-    firsts = {j: ws[0] for j, ws in enumerate(alts.get(job.id, []) for job in jobs) if ws}
+    spaces, fresh = six_job_batch()
     ends = []
     for alpha in (0.0, smoothing):
-        master = Master(len(spaces), Linear.of("finish"), count=len(firsts))
-        for j, w in firsts.items():  # AMP's first alternatives are disjoint: a feasible start
-            chosen = [spaces[j].option_of(p.node, p.start, p.end) for p in w.placements]
-            master.add(Column.build(j, spaces[j], w.start, chosen))
+        master = fresh()
         gen = column_generation(spaces, master, smoothing=alpha)
         assert gen.converged and gen.bound == pytest.approx(gen.lp, abs=1e-6)
         ends.append(gen.lp)

@@ -16,6 +16,7 @@ from models.joint.cg.master import Master
 from models.joint.cg.pricing import Prices, price, price_many
 from models.joint.space import JobSpace
 from planner import find_alternatives, make_window
+from tests.joint_batch import six_job_batch
 from tests.models.joint.test_cg_pricing import priced, random_form, random_prices
 from validation import check_window
 from validation.joint_brute import all_windows
@@ -109,17 +110,10 @@ def test_offset_is_read_at_every_call() -> None:
 def test_columns_per_round_reach_the_same_lp_bound(columns: int) -> None:
     """Several windows per job and round change the path, not the end: the converged LP
     value equals the one-window run's on a 6-job css2015 batch, Σ finish."""
-    inst = generate("css2015", 2)
-    jobs = list(inst.jobs[:6])
-    spaces = [JobSpace(inst, job) for job in jobs]
-    alts = find_alternatives(inst, "amp", jobs=[j.id for j in jobs]).by_job()
-    firsts = {j: ws[0] for j, ws in enumerate(alts.get(job.id, []) for job in jobs) if ws}
+    spaces, fresh = six_job_batch()
     ends = []
     for k in (1, columns):
-        master = Master(len(spaces), Linear.of("finish"), count=len(firsts))
-        for j, w in firsts.items():
-            chosen = [spaces[j].option_of(p.node, p.start, p.end) for p in w.placements]
-            master.add(Column.build(j, spaces[j], w.start, chosen))
+        master = fresh()
         gen = column_generation(spaces, master, columns=k)
         assert gen.converged and gen.bound == pytest.approx(gen.lp, abs=1e-6)
         ends.append(gen.lp)
