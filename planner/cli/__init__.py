@@ -97,6 +97,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 
+def _release_semaphores() -> None:
+    """Unlink and unregister the named semaphores of this process (the locks and queues of a
+    study's worker pool), as the interpreter's shutdown would: ``os._exit`` skips it, and
+    multiprocessing's resource tracker would then print a warning for each one after the
+    single "interrupted" line."""
+    if "multiprocessing.synchronize" not in sys.modules:
+        return
+    from multiprocessing import resource_tracker, synchronize, util
+
+    for fin in list(util._finalizer_registry.values()):
+        if getattr(fin, "_callback", None) is not synchronize.SemLock._cleanup:
+            continue
+        name = fin._args[0]
+        with contextlib.suppress(Exception):
+            synchronize.sem_unlink(name)
+        with contextlib.suppress(Exception):
+            resource_tracker.unregister(name, "semaphore")
+        fin.cancel()
+
+
 def entry() -> None:
     """The ``planner`` command (console script, ``python -m planner``): :func:`main`, then exit.
 
@@ -111,6 +131,7 @@ def entry() -> None:
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
+        _release_semaphores()
         os._exit(130)
     sys.exit(code)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -18,6 +19,30 @@ from typing import Any, Protocol
 class WorkerLost(RuntimeError):
     """A worker process died; the instances written so far are kept (rerun to resume)."""
 
+
+
+def _quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker with its stderr on the null device.
+
+    The tracker outlives an interrupted study by a moment and warns, on the stderr it
+    inherits, about each semaphore of the worker pool still registered then (after
+    Ctrl-C the process ends without the interpreter's shutdown: ``planner.cli.entry``);
+    those warnings would follow the study's single "interrupted" line. The semaphores are
+    released first where possible (``planner.cli._release_semaphores``)."""
+    from multiprocessing import resource_tracker
+
+    if getattr(resource_tracker._resource_tracker, "_fd", None) is not None:
+        return  # already running
+    sys.stderr.flush()
+    null = os.open(os.devnull, os.O_WRONLY)
+    saved = os.dup(2)
+    try:
+        os.dup2(null, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 class Executor(Protocol):
     """Runs ``fn(item)`` for each item and yields the results as they complete."""
@@ -155,6 +180,7 @@ class LocalExecutor:
 
         try:
             with _sigint_blocked():
+                _quiet_tracker()
                 self._pool = ProcessPoolExecutor(
                     self.workers, mp_context=mp.get_context("spawn"),
                     initializer=_exit_with_parent,
