@@ -145,7 +145,8 @@ def restrict(space: JobSpace, lim: Limits) -> Restricted | None:
         return None
     lo = -(2**62) if lim.lo is None else lim.lo
     hi = 2**62 if lim.hi is None else lim.hi
-    spans = [(max(int(a), lo), min(int(b), hi)) for a, b in lim.spans or [(lo, hi)]]
+    allowed = [(lo, hi)] if lim.spans is None else lim.spans  # []: no start at all
+    spans = [(max(int(a), lo), min(int(b), hi)) for a, b in allowed]
     spans = [(a, b) for a, b in spans if a <= b]
     options, index = [], []
     for k, o in enumerate(space.options):

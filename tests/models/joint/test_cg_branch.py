@@ -213,3 +213,15 @@ def test_a_node_left_unsettled_stays_open_and_the_tree_claims_nothing(
             assert tree.low <= best
             return
     pytest.fail("no case branched at the root")
+
+
+def test_fixing_that_leaves_no_start_leaves_no_window() -> None:
+    """Reduced-cost fixing may leave a job no start interval at all (``spans == []``): the
+    restricted space is then empty, exactly as ``compatible`` rejects every window, and a
+    job that must be placed makes the node infeasible (never "any start")."""
+    from models.joint.cg.restrict import compatible, restrict
+
+    sp = two_node_space()
+    lim = Limits(placed=True, spans=[])
+    assert restrict(sp, lim) is None
+    assert not compatible(Column.build(0, sp, 0, [0]), sp, lim)
