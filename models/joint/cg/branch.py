@@ -13,7 +13,6 @@ integer master over the grown column pool supply incumbents.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -45,8 +44,20 @@ class Tree:
     open: int = 0
     rounds: int = 0
     depth: int = 0
-    improved: int = 0
     finished: bool = False
+
+    def offer(self, columns: Sequence[Column], value: int, count: int | None) -> None:
+        """Keep ``columns`` (worth ``value``) as the incumbent when they beat it and are a
+        solution: one window per job, ``count`` of them, no two tasks sharing a node's time."""
+        jobs = len({c.j for c in columns})
+        if value < self.best and jobs == len(columns) == (count or jobs) and overlap_free(columns):
+            self.columns, self.best = list(columns), value
+
+    def settle(self, heap: Sequence[tuple[float, int, int, _Node]]) -> None:
+        """Set :attr:`low` to the proven bound: the least rounded bound of the open nodes."""
+        self.open = len(heap)
+        self.low = self.best if not heap else min(
+            self.best, max(self.low, up(min(b for b, *_ in heap))))
 
 
 class _Node:
@@ -110,9 +121,8 @@ def branch_and_price(
             continue
         if (tree.nodes - 1) % DIVE_EVERY == 0:
             found = search.dive(node.rules, tree.best)
-            if found is not None and search.value(found) < tree.best and overlap_free(found):
-                tree.columns, tree.best = list(found), search.value(found)
-                tree.improved += 1
+            if found is not None:
+                tree.offer(found, search.value(found), master.count)
             if up(bound) >= tree.best:
                 continue
             search.apply(gather(node.rules, len(spaces), search.base))
@@ -121,31 +131,23 @@ def branch_and_price(
         ):
             seen = len(master.columns)
             found = improve(master.columns, tree.columns)
-            if found is not None and search.value(found) < tree.best and overlap_free(found):
-                tree.columns, tree.best = list(found), search.value(found)
-                tree.improved += 1
+            if found is not None:
+                tree.offer(found, search.value(found), master.count)
         columns = master.columns[: len(x)]  # a dive may have added columns since
         children = choose(columns, x, spaces)
         if children is None:
             chosen = [c for c, v in zip(columns, x, strict=True) if v > 0.5]
-            value = search.value(chosen)
-            one_each = len({c.j for c in chosen}) == len(chosen) == (master.count or 0)
-            if value < tree.best and one_each and overlap_free(chosen):
-                tree.columns, tree.best = chosen, value
-                tree.improved += 1
+            tree.offer(chosen, search.value(chosen), master.count)
             continue
         for rule in children:
             counter += 1
             heapq.heappush(heap, (bound, -(len(node.rules) + 1), counter,
                                   _Node(bound, (*node.rules, rule))))
         if report is not None:
-            tree.open = len(heap)
-            tree.low = min(tree.best, max(tree.low, up(min(b for b, *_ in heap))))
+            tree.settle(heap)
             report(tree)
-    tree.open = len(heap)
+    tree.settle(heap)
     tree.finished = not heap
-    open_low = min((b for b, *_ in heap), default=math.inf)
-    tree.low = min(tree.best, max(tree.low, up(open_low)) if heap else tree.best)
     master.lp.SetSolverSpecificParametersAsString(GLOP)
     search.apply(gather((), len(spaces)))
     for a in search.phantom:

@@ -33,12 +33,26 @@ class Duals:
     pi: list[float]
     fixed: float
 
-    def lagrangian(self, best: Sequence[float | None]) -> float:
+    def lagrangian(
+        self, best: Sequence[float | None], placed: Sequence[bool | None] | None = None
+    ) -> float:
         """Return ``fixed − Σ ρ + Σ_j min(0, best_j − μ)`` for each job's least priced value
         (None: no window): a lower bound on every integer solution, for any such multipliers.
+
+        ``placed`` (branch-and-price rules): a job placed (True) adds ``best_j − μ`` and
+        makes the bound +inf without a window; a job not placed (False) adds nothing.
         """
         total = self.fixed - sum(float(rho.sum()) for _, rho in self.prices.by_node.values())
-        return total + sum(min(0.0, v - self.mu) for v in best if v is not None)
+        for j, v in enumerate(best):
+            rule = None if placed is None else placed[j]
+            if rule is False:
+                continue
+            if v is None:
+                if rule:
+                    return math.inf
+                continue
+            total += v - self.mu if rule else min(0.0, v - self.mu)
+        return total
 
     def reduced(self, col: Column) -> float:
         """Return the reduced cost of ``col``: form + covered prices − μ − π_j."""

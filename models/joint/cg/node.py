@@ -56,16 +56,7 @@ def up(bound: float) -> int:
 
 def lagrangian(duals: Duals, values: Sequence[float | None], lims: Sequence[Limits]) -> float:
     """Return the node's Lagrangian bound for each job's least priced value under its rules."""
-    total = duals.fixed - sum(float(rho.sum()) for _, rho in duals.prices.by_node.values())
-    for v, lim in zip(values, lims, strict=True):
-        if lim.placed is False:
-            continue
-        if v is None:
-            if lim.placed:
-                return math.inf
-            continue
-        total += v - duals.mu if lim.placed else min(0.0, v - duals.mu)
-    return total
+    return duals.lagrangian(values, [lim.placed for lim in lims])
 
 
 def overlap_free(columns: Sequence[Column]) -> bool:
