@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -95,18 +96,24 @@ def test_pricing_with_a_budget_that_bites() -> None:
         assert got is not None and got[0] == pytest.approx(want, abs=1e-9)
 
 
+def jobs_under_random_duals(
+    rng_seed: int, seed: int, geometry: str, free: bool
+) -> Iterator[tuple[JobSpace, list, Linear, Prices]]:
+    """Yield each job with windows of the seed's tiny instance: its space, every window, and
+    a random form and prices drawn from ``rng_seed``."""
+    rng = np.random.default_rng(rng_seed)
+    inst = dataclasses.replace(generate("tiny", seed, jobs=3), geometry=geometry)
+    for job in inst.jobs:
+        windows = all_windows(inst, job, free_start=free)
+        if windows:
+            yield JobSpace(inst, job), windows, random_form(rng), random_prices(inst, rng)
+
+
 @pytest.mark.parametrize(("seed", "geometry", "free"), CASES[::2])
 def test_allowed_starts_equal_brute_force(seed: int, geometry: str, free: bool) -> None:
     """Reduced-cost fixing keeps exactly the starts at which some window's priced value is
     within the threshold (thresholds between the least and the largest value)."""
-    rng = np.random.default_rng(1000 + seed)
-    inst = dataclasses.replace(generate("tiny", seed, jobs=3), geometry=geometry)
-    for job in inst.jobs:
-        sp = JobSpace(inst, job)
-        windows = all_windows(inst, job, free_start=free)
-        if not windows:
-            continue
-        form, prices = random_form(rng), random_prices(inst, rng)
+    for sp, windows, form, prices in jobs_under_random_duals(1000 + seed, seed, geometry, free):
         by_start: dict[int, float] = {}
         for w in windows:
             by_start[w.start] = min(by_start.get(w.start, np.inf), priced(w, form, prices))
@@ -123,14 +130,7 @@ def test_allowed_options_keep_every_option_of_a_cheap_window(
 ) -> None:
     """Option fixing is sound: every option of a window within the threshold stays (the
     rule is a lower bound, so it may keep more)."""
-    rng = np.random.default_rng(2000 + seed)
-    inst = dataclasses.replace(generate("tiny", seed, jobs=3), geometry=geometry)
-    for job in inst.jobs:
-        sp = JobSpace(inst, job)
-        windows = all_windows(inst, job, free_start=free)
-        if not windows:
-            continue
-        form, prices = random_form(rng), random_prices(inst, rng)
+    for sp, windows, form, prices in jobs_under_random_duals(2000 + seed, seed, geometry, free):
         values = sorted(priced(w, form, prices) for w in windows)
         threshold = values[len(values) // 4] + 1e-9
         kept = allowed_options(sp, form, prices, threshold, free)
