@@ -193,8 +193,8 @@ def test_a_node_left_unsettled_stays_open_and_the_tree_claims_nothing(
 
     solve = node_module.NodeSearch.solve_node
 
-    def unsettled_children(self, rules, bound, best):  # type: ignore[no-untyped-def]
-        got = solve(self, rules, bound, best)
+    def unsettled_children(self, rules, bound, best, *limit):  # type: ignore[no-untyped-def]
+        got = solve(self, rules, bound, best, *limit)
         return (bound, None, got[2], False) if rules else got
 
     monkeypatch.setattr(node_module.NodeSearch, "solve_node", unsettled_children)
