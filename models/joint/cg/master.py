@@ -52,8 +52,8 @@ FRESH = "use_preprocessing: true"
 """GLOP's parameters of a solve from scratch, after a warm re-solve ended ABNORMAL."""
 
 SPARES = 64
-"""Slack variables kept ready for the node-time rows of the next solve (see the module
-docstring): created with columns, so that a later row step adds rows alone."""
+"""Least number of slack variables kept ready for the node-time rows of the next solve (see
+the module docstring): created with columns, so that a later row step adds rows alone."""
 
 GLOP = PRIMAL
 """GLOP's default parameters in the master (a caller restores them with this)."""
@@ -113,6 +113,7 @@ class Master:
         self.slack: dict[str, dict[int, pywraplp.Variable]] = defaultdict(dict)
         self.spares: list[pywraplp.Variable] = []
         self.fresh = 0  # solves restarted from scratch (FRESH)
+        self.stock = SPARES  # spare slacks to keep: twice the most rows one step added
         self.tasks: dict[str, list[tuple[pywraplp.Variable, int, int]]] = defaultdict(list)
         self.columns: list[Column] = []
         self._x: list[pywraplp.Variable] = []
@@ -137,6 +138,7 @@ class Master:
                         if start not in self.rows[node]})
         for node, start in fresh:
             self._add_row(node, start)
+        self.stock = max(self.stock, 2 * len(fresh))
         return bool(fresh)
 
     def _add_row(self, node: str, t: int) -> None:
@@ -165,7 +167,7 @@ class Master:
             self._enter(col)
         self.pending = []
         lp = self.lp
-        while len(self.spares) < SPARES:
+        while len(self.spares) < self.stock:
             self.spares.append(lp.NumVar(0.0, lp.infinity(), ""))
 
     @property
