@@ -31,7 +31,7 @@ from models.joint.cg.restrict import (
     Rule,
     compatible,
     gather,
-    price_in,
+    price_many_in,
     restrict,
 )
 from models.joint.space import JobSpace
@@ -44,6 +44,9 @@ GLOP_TREE = "use_preprocessing:false"
 no presolve). The dual simplex after a node's bound changes was measured too (css2015,
 problem (8), 60 s): on seed 6 its re-solves took 137 ms on average against 70 ms and the
 tree solved 1 node against 9; on seed 1, 87 nodes against 138."""
+
+NODE_COLUMNS = 3
+"""Windows per job a node's pricing round may add (its least ones at distinct starts)."""
 
 DIVE_ROUNDS = 3
 """Pricing rounds a dive spends at each of its nodes after the first: a dive only looks for
@@ -138,11 +141,11 @@ class NodeSearch:
         values: list[float | None] = []
         added = 0
         for j, rs in enumerate(spaces):
-            found = None if rs is None else price_in(rs, duals.form, duals.prices,
-                                                     free_start=self.free_start)
-            values.append(found[0] if found is not None else None)
-            if found is not None:
-                col = Column.build(j, self.spaces[j], found[1], found[2])
+            found = [] if rs is None else price_many_in(rs, duals.form, duals.prices,
+                                                        NODE_COLUMNS, free_start=self.free_start)
+            values.append(found[0][0] if found else None)
+            for _, T, chosen in found:
+                col = Column.build(j, self.spaces[j], T, chosen)
                 if lp_duals.reduced(col) < -IMPROVING and m.add(col):
                     added += 1
         return duals, values, added

@@ -23,7 +23,7 @@ import numpy as np
 
 from instances import Slot
 from models.joint.cg.column import Column, Linear
-from models.joint.cg.pricing import Prices, price
+from models.joint.cg.pricing import Prices, price_many
 from models.joint.space import JobSpace, Option
 
 KINDS: tuple[str, ...] = ("placed", "node", "option", "start")
@@ -214,14 +214,26 @@ def price_in(
 ) -> tuple[float, int, tuple[int, ...]] | None:
     """Return the least priced window of the restricted job as :func:`price` does, with the
     option indices of the whole space (None: no window obeys the rules)."""
+    found = price_many_in(rs, form, prices, 1, free_start=free_start)
+    return found[0] if found else None
+
+
+def price_many_in(
+    rs: Restricted, form: Linear, prices: Prices, k: int, *, free_start: bool = True
+) -> list[tuple[float, int, tuple[int, ...]]]:
+    """Return up to ``k`` windows of the restricted job as :func:`price_many` does, with the
+    option indices of the whole space; the first is :func:`price_in`'s least window, and
+    the list is empty when no window obeys the rules."""
     bonus = _bonus(rs, form, prices) if rs.nodes else 0.0
     rs.offset = np.array([-bonus if o.node in rs.nodes else 0.0 for o in rs.options])
-    found = price(rs, form, prices, free_start=free_start)  # type: ignore[arg-type]
-    if found is None:
-        return None
-    value, T, chosen = found
-    if not rs.nodes <= {rs.options[k].node for k in chosen}:
-        return None
-    if rs.nodes:
-        value = _value(rs, form, prices, T, chosen)
-    return value, T, tuple(sorted(int(rs.index[k]) for k in chosen))
+    out = []
+    for value, T, chosen in price_many(rs, form, prices, k,  # type: ignore[arg-type]
+                                       free_start=free_start):
+        if not rs.nodes <= {rs.options[c].node for c in chosen}:
+            if not out:
+                return []
+            continue
+        if rs.nodes:
+            value = _value(rs, form, prices, T, chosen)
+        out.append((value, T, tuple(sorted(int(rs.index[c]) for c in chosen))))
+    return out
