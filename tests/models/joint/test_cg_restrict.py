@@ -12,7 +12,16 @@ import pytest
 from instances import Instance, Job, Node, Slot, generate
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.pricing import Prices, price
-from models.joint.cg.restrict import KINDS, Limits, Rule, compatible, gather, price_in, restrict
+from models.joint.cg.restrict import (
+    KINDS,
+    Limits,
+    Rule,
+    compatible,
+    gather,
+    price_in,
+    price_many_in,
+    restrict,
+)
 from models.joint.space import JobSpace
 from planner import Window, make_window
 from tests.models.joint.test_cg_pricing import priced, random_form, random_prices
@@ -98,8 +107,9 @@ def check_job(
     rel: float = 1e-9,
 ) -> bool:
     """Assert that the restricted oracle equals brute force over the windows obeying
-    ``rules``, and that ``compatible`` agrees with :func:`obeys` on every window; return
-    True when some window obeys."""
+    ``rules``, that its k-window form returns obeying windows at distinct starts with
+    their own values, least first, and that ``compatible`` agrees with :func:`obeys` on
+    every window; return True when some window obeys."""
     job = inst.jobs[j]
     sp = JobSpace(inst, job)
     windows = all_windows(inst, job, free_start=free)
@@ -109,9 +119,17 @@ def check_job(
     good = [priced(w, form, prices) for w in windows if obeys(sp, w, rules)]
     rs = restrict(sp, lim)
     got = None if rs is None else price_in(rs, form, prices, free_start=free)
+    many = [] if rs is None else price_many_in(rs, form, prices, 4, free_start=free)
+    assert len({T for _, T, _ in many}) == len(many) <= 4
+    assert [v for v, _, _ in many] == sorted(v for v, _, _ in many)
+    for v, T, chosen in many:
+        w = window_of(inst, job, sp, T, chosen)
+        assert obeys(sp, w, rules)
+        assert priced(w, form, prices) == pytest.approx(v, rel=rel, abs=1e-9)
     if not good:
-        assert got is None, (rules, got)
+        assert got is None and not many, (rules, got, many)
         return False
+    assert many and many[0][0] == pytest.approx(got[0] if got else None, rel=rel, abs=1e-9)
     want = min(good)
     assert got is not None, rules
     value, T, chosen = got
