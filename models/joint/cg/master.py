@@ -89,6 +89,9 @@ class Master:
         ``(form g_s, limit b_s)`` rows: VO budget and combination limit g*.
     count
         Fix the number of placed jobs (None: free).
+    differenced
+        Hold the node-time rows in differenced form (module docstring); else each row
+        whole, as ``Σ_{w covers t} x_w ≤ 1``.
     """
 
     def __init__(
@@ -97,8 +100,10 @@ class Master:
         objective: Linear,
         sides: Sequence[tuple[Linear, float]] = (),
         count: int | None = None,
+        differenced: bool = True,
     ) -> None:
         self.lp = lp = _Glop()
+        self.differenced = differenced
         self.objective = objective
         self.sides = list(sides)
         inf = lp.infinity()
@@ -147,6 +152,13 @@ class Master:
         i = bisect.bisect_left(points, t)
         parent = points[i - 1] if i > 0 else points[i] if points else None
         points.insert(i, t)
+        if not self.differenced:
+            self.parent[node][t] = None
+            row = self.rows[node][t] = lp.Constraint(-lp.infinity(), 1.0)
+            for v, s, e in self.tasks[node]:
+                if s <= t < e:
+                    row.SetCoefficient(v, 1.0)
+            return
         self.parent[node][t] = parent
         rhs = 1.0 if parent is None else 0.0
         row = self.rows[node][t] = lp.Constraint(rhs, rhs)
@@ -167,7 +179,7 @@ class Master:
             self._enter(col)
         self.pending = []
         lp = self.lp
-        while len(self.spares) < self.stock:
+        while self.differenced and len(self.spares) < self.stock:
             self.spares.append(lp.NumVar(0.0, lp.infinity(), ""))
 
     @property

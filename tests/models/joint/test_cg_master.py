@@ -44,16 +44,18 @@ def _dense_value(columns: list[Column], jobs: int, form: Linear, count: int | No
     return lp.Objective().Value()
 
 
+@pytest.mark.parametrize("differenced", [True, False])
 @pytest.mark.parametrize("seed", range(40))
-def test_differenced_rows_give_the_plain_lp_and_its_duals(seed: int) -> None:
+def test_differenced_rows_give_the_plain_lp_and_its_duals(seed: int, differenced: bool) -> None:
     """Columns enter in three batches (rows then land before, between and after earlier
     rows); after each solve the value equals the plain clique-row LP's, every column's
-    reduced cost under the recovered duals is ≥ 0, and it is 0 for the columns in use."""
+    reduced cost under the recovered duals is ≥ 0, and it is 0 for the columns in use
+    (rows differenced or whole)."""
     rng = random.Random(seed)
     jobs = 5
     form = Linear.of("finish") if seed % 2 else Linear.of("cost", -1.0)
     count = 3 if seed % 2 else None
-    master = Master(jobs, form, count=count)
+    master = Master(jobs, form, count=count, differenced=differenced)
     for j in range(jobs):  # one early window per job keeps the fixed count feasible
         master.add(Column(j=j, T=40 * j + 100, chosen=(0,), tasks=(("a", 40 * j + 100,
                           40 * j + 101),), proc_time=1, cost=1, runtime=1))
