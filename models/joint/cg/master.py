@@ -14,7 +14,7 @@ relaxation, so every Lagrangian bound (:class:`models.joint.cg.duals.Duals`) sta
 while the rows grow.
 
 A task covers many rows of its node (a median of 274 columns per row on the css2015
-batch), so GLOP holds each node's rows in differenced form: with a slack s_t per row,
+batch), so GLOP may hold each node's rows in differenced form: with a slack s_t per row,
 row t is kept as ``row_t − row_p`` for a neighbouring row p (its *parent*, the nearest
 row present when t was added; the node's first row is kept whole), an invertible row
 operation that gives the same LP with a task entering only the rows whose interval
@@ -117,7 +117,7 @@ class Master:
         self.children: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
         self.slack: dict[str, dict[int, pywraplp.Variable]] = defaultdict(dict)
         self.spares: list[pywraplp.Variable] = []
-        self.fresh = 0  # solves restarted from scratch (FRESH)
+        self.restarts = 0  # solves restarted from scratch (FRESH)
         self.stock = SPARES  # spare slacks to keep: twice the most rows one step added
         self.tasks: dict[str, list[tuple[pywraplp.Variable, int, int]]] = defaultdict(list)
         self.columns: list[Column] = []
@@ -147,7 +147,7 @@ class Master:
         return bool(fresh)
 
     def _add_row(self, node: str, t: int) -> None:
-        """Add node ``node``'s row at ``t``, differenced against its nearest row."""
+        """Add node ``node``'s row at ``t``: differenced against its nearest row, or whole."""
         lp, points = self.lp, self.points[node]
         i = bisect.bisect_left(points, t)
         parent = points[i - 1] if i > 0 else points[i] if points else None
@@ -232,7 +232,7 @@ class Master:
             deadline is None or _clock.perf_counter() < deadline
         ):
             # GLOP's warm start can stall numerically; its presolve starts afresh
-            self.fresh += 1
+            self.restarts += 1
             lp.solver.SetSolverSpecificParametersAsString(FRESH)
             status = lp.Solve()
             lp.solver.SetSolverSpecificParametersAsString(lp.params)

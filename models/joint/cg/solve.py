@@ -191,7 +191,7 @@ def _solve(
                    deadline=began + 0.55 * time_limit if time_limit else None, target=float(best))
     stats.update(rounds=stats["rounds"] + gen.rounds, lp=sign * gen.lp,
                  lagrangian=sign * gen.bound, converged=gen.converged, columns=len(m2.columns),
-                 lp_restarts=m2.fresh)
+                 lp_restarts=m2.restarts)
     low = round_up(gen.bound) if math.isfinite(gen.bound) else None
     track.update(stage="integer master", rounds=stats["rounds"], bound=low)
     base = _limits(spaces, gen, best, free_start) if low is not None and best > low else None
@@ -230,7 +230,7 @@ def _solve(
         track.update(rounds=done + tree.rounds, nodes=tree.nodes, open=tree.open)
         stats.update(nodes=tree.nodes, open=tree.open, depth=tree.depth,
                      rounds=stats["rounds"] + tree.rounds, columns=len(m2.columns),
-                     lp_restarts=m2.fresh)
+                     lp_restarts=m2.restarts)
         if tree.finished:
             stats["closed_by"] = "branch-and-price"
     else:
