@@ -9,11 +9,12 @@ import time
 
 import pytest
 
-from instances import Instance, generate
+from instances import Instance, Slot, generate
 from models.joint.cg.column import Column
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
-from models.joint.space import JobSpace
+from models.joint.cg.repair import _fits
+from models.joint.space import JobSpace, Option
 from planner import Window, make_window
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
@@ -66,13 +67,13 @@ def total(columns: list[Column], metric: str) -> int:
 
 @pytest.mark.parametrize("seed", range(CASES))
 def test_every_step_is_a_valid_solution_no_worse_with_the_same_count(seed: int) -> None:
-    """Neighbourhoods of 2 jobs, 1 to 6 rounds (the runs share their prefix): after each,
+    """Neighbourhoods of 2 jobs, 1 to 4 rounds (the runs share their prefix): after each,
     the columns pass the joint checker, one per job, as many as at the start, within the
     side limits and never worse than the previous round."""
     inst, spaces, metric, sides, free = case(seed)
     start = poor_start(spaces, every_column(inst, spaces, free), metric, sides)
     last = total(start, metric)
-    for rounds in range(1, 7):
+    for rounds in range(1, 5):
         got = lns(spaces, start, metric, 1, sides, free_start=free, seed=seed, rounds=rounds,
                   size=2)
         assert check_alternatives(inst, windows_of(inst, spaces, got.columns),
@@ -148,3 +149,24 @@ def test_a_passed_deadline_returns_the_incumbent() -> None:
     start = poor_start(spaces, every_column(inst, spaces, free), metric, sides)
     got = lns(spaces, start, metric, 1, sides, free_start=free, deadline=time.perf_counter())
     assert got.rounds == 0 and got.columns == start and got.value == total(start, metric)
+
+
+@pytest.mark.parametrize(
+    ("d", "busy", "fits"),
+    [
+        (3, [(2, 5), (7, 9)], False),  # free gaps [0, 2), [5, 7), [9, 10): none of length 3
+        (2, [(2, 5), (7, 9)], True),  # [0, 2) holds it
+        (3, [(7, 9), (-5, 1)], True),  # unsorted; [1, 7) holds it
+        (10, [(10, 12), (-3, 0)], True),  # busy time touching the slot's ends only
+        (4, [(0, 7)], False),  # only [7, 10) is left: 3 long
+        (3, [(0, 7)], True),  # [7, 10) holds it exactly
+    ],
+)
+def test_an_option_fits_between_busy_intervals(
+    d: int, busy: list[tuple[int, int]], fits: bool
+) -> None:
+    """A task of length d fits in the slot [0, 10) of node a when some gap between the
+    busy intervals (clipped to the slot) is at least d long."""
+    slot = Slot("a", 0, 10)
+    option = Option(slot, "a", d, 0, 1.0, 0, True, slot)
+    assert _fits(option, busy) is fits
