@@ -70,6 +70,13 @@ def _share(began: float, time_limit: float | None, part: float) -> float | None:
     return max(began + part * time_limit - _clock.perf_counter(), 0.01 * time_limit)
 
 
+def _until(began: float, time_limit: float | None, part: float | None) -> float | None:
+    """Return the deadline ``part`` seconds from now, never past the time limit."""
+    if time_limit is None or part is None:
+        return None
+    return min(_clock.perf_counter() + part, began + time_limit)
+
+
 def solve_cg(
     jm: JointModel,
     goal: Any,
@@ -219,9 +226,9 @@ def _solve(
     if LNS_SHARE and (low is None or best > low):
         track.update(stage="neighbourhood search", incumbent=best)
         search = lns(spaces, inc, metric, sign, sides, free_start=free_start, seed=seed,
-                     deadline=_clock.perf_counter() + LNS_SHARE * time_limit
-                     if time_limit else None, rounds=None if time_limit else LNS_ROUNDS,
-                     target=low)
+                     deadline=_until(began, time_limit, LNS_SHARE * time_limit
+                                     if time_limit else None),
+                     rounds=None if time_limit else LNS_ROUNDS, target=low)
         stats["lns"] = {"rounds": search.rounds, "improved": search.improved,
                         "from": sign * best, "to": sign * search.value}
         if search.value < best:
@@ -253,9 +260,8 @@ def _solve(
                 return found
             runs[0] += 1  # a new seed per run: the same neighbourhoods would fail again
             search = lns(spaces, found or hint, metric, sign, sides, free_start=free_start,
-                         seed=seed + runs[0], deadline=_clock.perf_counter() + cap
-                         if cap else None, rounds=None if cap else LNS_ROUNDS // 10,
-                         target=low)
+                         seed=seed + runs[0], deadline=_until(began, time_limit, cap),
+                         rounds=None if cap else LNS_ROUNDS // 10, target=low)
             return search.columns if search.value < value else found
 
         tree = branch_and_price(spaces, m2, metric, sign, inc, gen.bound, free_start=free_start,
