@@ -10,12 +10,15 @@ import time
 import pytest
 
 from instances import Instance, Slot, generate
+from models import solve_joint
+from models.joint.cg import solve as cg_solve
 from models.joint.cg.column import Column
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
 from models.joint.cg.repair import _fits
 from models.joint.space import JobSpace, Option
 from planner import Window, make_window
+from tests.models.joint.test_cg_branch import gap_case
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
@@ -170,3 +173,28 @@ def test_an_option_fits_between_busy_intervals(
     slot = Slot("a", 0, 10)
     option = Option(slot, "a", d, 0, 1.0, 0, True, slot)
     assert _fits(option, busy) is fits
+
+
+@pytest.mark.parametrize("seed", [1, 5, 10, 15, 18, 20])  # count-stage incumbents not optimal
+def test_the_cg_solver_takes_the_search_s_incumbent(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cg solver with its integer master disabled at the fixed count (only the count
+    stage's incumbent, worse than the optimum here): the search after it reaches the
+    brute-force optimum, and the result is that optimum, proven, with windows that pass
+    the joint checker."""
+    real = cg_solve.integer_master
+
+    def count_only(*args, **kwargs):  # type: ignore[no-untyped-def]
+        return None if kwargs.get("count") is not None else real(*args, **kwargs)
+
+    monkeypatch.setattr(cg_solve, "integer_master", count_only)
+    inst, objective, free = gap_case(seed)
+    assert isinstance(objective, str)
+    r = solve_joint(inst, objective, "cg", free_start=free)
+    windows = [all_windows(inst, job, free_start=free) for job in inst.jobs]
+    placed, best = brute_joint(windows, lambda w: value(w, objective), "min")
+    assert r.status == "optimal" and (len(r.info["placed"]), r.objective) == (placed, best)
+    assert check_alternatives(inst, r.windows, sequential=False) == []
+    search = r.info["cg"].get("lns")
+    assert search is not None and search["to"] == best < search["from"]
