@@ -54,10 +54,6 @@ take after the integer master, before the gap is closed."""
 LNS_ROUNDS = 100
 """Neighbourhoods the large-neighbourhood search solves when there is no time limit."""
 
-LNS_IN_TREE = True
-"""Whether each run of the integer master inside branch-and-price is followed by the
-large-neighbourhood search from the incumbent for :data:`HEURISTIC_SHARE` of the limit."""
-
 CLOSE = "branch"
 """How the gap left by the root LP is closed: ``branch`` (branch-and-price,
 :mod:`models.joint.cg.branch`) or ``compact`` (the compact CP-SAT model restricted by
@@ -248,21 +244,12 @@ def _solve(
             track.update(rounds=done + tree.rounds, incumbent=tree.best, bound=tree.low,
                          nodes=tree.nodes, open=tree.open)
 
-        runs = [0]
-
         def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
             cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
             value = sum(sign * c.metric(metric) for c in hint)
-            found = integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
-                                   count=P, hint=hint, time_limit=cap, threads=threads,
-                                   seed=seed, below=value)
-            if not LNS_IN_TREE:
-                return found
-            runs[0] += 1  # a new seed per run: the same neighbourhoods would fail again
-            search = lns(spaces, found or hint, metric, sign, sides, free_start=free_start,
-                         seed=seed + runs[0], deadline=_until(began, time_limit, cap),
-                         rounds=None if cap else LNS_ROUNDS // 10, target=low)
-            return search.columns if search.value < value else found
+            return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
+                                  count=P, hint=hint, time_limit=cap, threads=threads, seed=seed,
+                                  below=value)
 
         tree = branch_and_price(spaces, m2, metric, sign, inc, gen.bound, free_start=free_start,
                                 deadline=began + time_limit if time_limit else None,
