@@ -28,6 +28,7 @@ from models.joint.cg.duals import MARGIN, Duals, round_up
 from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
+from models.joint.cg.lns import lns
 from models.joint.cg.master import Master
 from models.joint.cg.pricing import Prices, price
 from models.joint.cg.restrict import Limits, compatible
@@ -46,6 +47,13 @@ INTEGER_SHARE = 0.15
 HEURISTIC_SHARE = 0.03
 """Share of the time limit each integer-master run inside branch-and-price may take."""
 
+LNS_SHARE = 0.3
+"""Share of the time limit the large-neighbourhood search (:mod:`models.joint.cg.lns`) may
+take after the integer master, before the gap is closed."""
+
+LNS_ROUNDS = 100
+"""Neighbourhoods the large-neighbourhood search solves when there is no time limit."""
+
 CLOSE = "branch"
 """How the gap left by the root LP is closed: ``branch`` (branch-and-price,
 :mod:`models.joint.cg.branch`) or ``compact`` (the compact CP-SAT model restricted by
@@ -56,6 +64,13 @@ def _share(began: float, time_limit: float | None, part: float) -> float | None:
     if time_limit is None:
         return None
     return max(began + part * time_limit - _clock.perf_counter(), 0.01 * time_limit)
+
+
+def _until(began: float, time_limit: float | None, part: float | None) -> float | None:
+    """Return the deadline ``part`` seconds from now, never past the time limit."""
+    if time_limit is None or part is None:
+        return None
+    return min(_clock.perf_counter() + part, began + time_limit)
 
 
 def solve_cg(
@@ -203,6 +218,20 @@ def _solve(
                                below=best if base is not None else None)
         if found is not None and sum(sign * c.metric(metric) for c in found) < best:
             inc, best = found, sum(sign * c.metric(metric) for c in found)
+            if base is not None and low is not None and best > low:
+                base = _limits(spaces, gen, best, free_start)
+    if LNS_SHARE and (low is None or best > low):
+        track.update(stage="neighbourhood search", incumbent=best)
+        search = lns(spaces, inc, metric, sign, sides, free_start=free_start, seed=seed,
+                     deadline=_until(began, time_limit, LNS_SHARE * time_limit
+                                     if time_limit else None),
+                     rounds=None if time_limit else LNS_ROUNDS, target=low)
+        stats["lns"] = {"rounds": search.rounds, "improved": search.improved,
+                        "from": sign * best, "to": sign * search.value}
+        if search.value < best:
+            inc, best = search.columns, search.value
+            for col in inc:
+                m2.add(col)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
     solution = _placement(inc)
