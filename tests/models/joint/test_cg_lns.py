@@ -125,9 +125,21 @@ def test_the_same_seed_gives_the_same_search() -> None:
     jobs = list(inst.jobs[:8])
     spaces = [JobSpace(inst, job) for job in jobs]
     start = poor_start(spaces, singles(spaces), "finish", [])
-    runs = [lns(spaces, start, "finish", 1, [], seed=4, rounds=5, size=3) for _ in range(2)]
+    runs = [lns(spaces, start, "finish", 1, [], seed=4, rounds=5, size=3, patience=None)
+            for _ in range(2)]
     assert runs[0] == runs[1] and runs[0].rounds == 5
     assert runs[0].value <= total(start, "finish")
+
+
+def test_the_search_stops_after_patience_neighbourhoods_without_a_gain() -> None:
+    """No deadline and no round limit: the search on 8 css2015 jobs ends once 3
+    neighbourhoods in a row have not improved (and never with fewer)."""
+    inst = generate("css2015", 2)
+    spaces = [JobSpace(inst, job) for job in inst.jobs[:8]]
+    start = poor_start(spaces, singles(spaces), "finish", [])
+    got = lns(spaces, start, "finish", 1, [], seed=4, size=2, patience=3)
+    assert not got.exhausted and got.stale == 3 and got.rounds >= 3
+    assert got.value <= total(start, "finish")
 
 
 def singles(spaces: list[JobSpace]) -> list[Column]:
