@@ -4,16 +4,18 @@ joint co-allocation (docs/exact-models.md), on css2015 batches (Toporkov et al. 
 Usage::
 
     python benchmarks/bench_cg.py seeds [--seeds 1-10] [--objectives p8,finish]
-        [--solvers cpsat,cg,cg-compact] [--time-limit 60] [--nodes 24] [--jobs 20]
+        [--solvers cpsat,cg,cg-branch,cg-compact] [--time-limit 60] [--nodes 24] [--jobs 20]
     python benchmarks/bench_cg.py frontier [--frontier-nodes 24,48,100] [--solvers cpsat,cg]
         [--time-limit 60] [--objective proc_time] [--step 4] [--cap 40] [--seed 1]
 
 ``seeds``: one row per seed, objective and solver: status, placed jobs, objective,
 proven bound, gap (Result.gap, %), wall seconds, CPU seconds of this process (the
 machine may be shared: CPU seconds say how much work the limit allowed) and the
-machine-independent counts of the cg solver (pricing rounds, columns, branch-and-price
-nodes solved and left open, what closed the gap). The solver ``cg-compact`` is ``cg``
-with its gap closed on the compact model instead of by branch-and-price. An objective ``pN`` is
+machine-independent counts of the cg solver (pricing rounds, columns, windows listed for
+the last set packing and its level, branch-and-price nodes solved and left open, what
+closed the gap). The solvers ``cg-branch`` and ``cg-compact`` are ``cg`` with its gap
+closed by branch-and-price alone, or on the compact model, instead of by enumeration
+(docs/exact-models.md). An objective ``pN`` is
 combination problem N solved as ``planner combine --problem N --joint`` does: its
 limit and hint come from the two-phase run (AMP alternatives, DP combination).
 Then per objective and solver: seeds proven optimal and the median gap.
@@ -36,6 +38,9 @@ from models.joint.cg import solve as cg_solve
 from planner import find_alternatives
 from validation import check_alternatives
 
+CLOSES = {"cg-branch": "branch", "cg-compact": "compact"}
+"""Benchmark solver name → the ``cg`` solver's way of closing the gap (default: enumerate)."""
+
 
 def seeds_of(text: str) -> list[int]:
     """Parse ``1-10`` or ``1,3,5``."""
@@ -51,8 +56,8 @@ def solve(
     """Solve one case as the CLI does; return the Result and the CPU seconds it took."""
     ids = [j.id for j in inst.jobs] if jobs is None else jobs
     close = cg_solve.CLOSE
-    if solver == "cg-compact":  # cg, its gap closed on the compact model instead of the tree
-        solver, cg_solve.CLOSE = "cg", "compact"
+    if solver in CLOSES:  # cg, its gap closed another way than the default
+        solver, cg_solve.CLOSE = "cg", CLOSES[solver]
     try:
         return _solve(inst, objective, solver, time_limit, ids)
     finally:
@@ -87,7 +92,7 @@ def cell(value: object) -> str:
 def run_seeds(args: argparse.Namespace) -> None:
     """Print the per-seed table and the proven counts."""
     head = ["seed", "objective", "solver", "status", "placed", "value", "bound", "gap %",
-            "wall s", "cpu s", "rounds", "columns", "nodes", "open", "closed"]
+            "wall s", "cpu s", "rounds", "columns", "listed", "level", "nodes", "open", "closed"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     gaps: dict[tuple[str, str], list[float]] = {}
@@ -101,12 +106,13 @@ def run_seeds(args: argparse.Namespace) -> None:
                 cg = r.info.get("cg") or {}
                 gap = None if r.gap is None else 100 * r.gap
                 key = (objective, solver)
-                name = "cg-compact" if solver == "cg-compact" else r.solver
+                name = solver if solver in CLOSES else r.solver
                 proven[key] = proven.get(key, 0) + (r.status == "optimal")
                 gaps.setdefault(key, []).append(gap if gap is not None else float("inf"))
                 row = [seed, objective, name, r.status, len(r.info["placed"]), r.objective,
                        r.bound, gap, r.runtime, cpu, cg.get("rounds"), cg.get("columns"),
-                       cg.get("nodes"), cg.get("open"), cg.get("closed_by")]
+                       cg.get("listed"), cg.get("level"), cg.get("nodes"), cg.get("open"),
+                       cg.get("closed_by")]
                 print("| " + " | ".join(cell(v) for v in row) + " |", flush=True)
     print()
     for (objective, solver), values in gaps.items():

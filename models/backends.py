@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import sys
 import threading
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -79,24 +80,30 @@ def run_cpsat(solver: Any, model: Any) -> int:
     thread keeps receiving SIGINT; on KeyboardInterrupt the search is stopped
     and the interrupt re-raised, never returned as a time-limited result.
     """
+    return run_interruptible(lambda: solver.Solve(model), solver.StopSearch, "cp-sat")
+
+
+def run_interruptible(solve: Callable[[], Any], stop: Callable[[], Any], name: str) -> Any:
+    """Return ``solve()`` run in a helper thread (the solver must release the GIL), so that
+    Ctrl-C in the main thread calls ``stop()``, waits for the solver and re-raises."""
     done = threading.Event()
     out: dict[str, Any] = {}
 
-    def solve() -> None:
+    def run() -> None:
         try:
-            out["code"] = solver.Solve(model)
+            out["value"] = solve()
         except BaseException as err:  # re-raised in the caller's thread
             out["error"] = err
         finally:
             done.set()
 
-    worker = threading.Thread(target=solve, name="cp-sat", daemon=True)
+    worker = threading.Thread(target=run, name=name, daemon=True)
     worker.start()
     try:
         while not done.wait(0.05):
             pass
     except KeyboardInterrupt:
-        solver.StopSearch()
+        stop()
         # Joined, not only waited for: a daemon thread still unwinding out of the solver when
         # the interpreter exits is killed inside C++ (std::terminate, "terminate called
         # without an active exception", exit -6 instead of 130).
@@ -104,4 +111,4 @@ def run_cpsat(solver: Any, model: Any) -> int:
         raise
     if "error" in out:
         raise out["error"]
-    return out["code"]
+    return out["value"]

@@ -25,11 +25,15 @@ from models.backends import cpsat_status, run_cpsat
 from models.joint.cg.branch import Tree, branch_and_price
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.duals import MARGIN, Duals, round_up
+from models.joint.cg.enumeration import count_below
 from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
 from models.joint.cg.master import Master
+from models.joint.cg.node import overlap_free
+from models.joint.cg.packing import available as packing_available
+from models.joint.cg.packing import solve_packing
 from models.joint.cg.pricing import Prices, price
 from models.joint.cg.restrict import Limits, compatible
 from models.joint.cpsat import JointModel
@@ -54,10 +58,27 @@ take after the integer master, before the gap is closed."""
 LNS_ROUNDS = 100
 """Neighbourhoods the large-neighbourhood search solves when there is no time limit."""
 
-CLOSE = "branch"
-"""How the gap left by the root LP is closed: ``branch`` (branch-and-price,
+CLOSE = "enumerate"
+"""How the gap left by the root LP is closed: ``enumerate`` (every window that a better
+solution may use is listed, :mod:`models.joint.cg.enumeration`, and the set-packing problem
+over them solved by SCIP, :mod:`models.joint.cg.packing`; branch-and-price when there are
+more than :data:`LISTING_LIMIT`), ``branch`` (branch-and-price,
 :mod:`models.joint.cg.branch`) or ``compact`` (the compact CP-SAT model restricted by
-reduced-cost fixing); docs/benchmarks.md compares the two."""
+reduced-cost fixing); docs/benchmarks.md compares them."""
+
+LISTING_LIMIT = 25_000
+"""Most windows the ``enumerate`` close lists to prove the incumbent or find the optimum; past
+it, a bound is sought from smaller listings (:data:`LEVEL_LIMIT`), then by branch-and-price.
+Measured on css2015 batches (docs/benchmarks.md): SCIP solved listings of 10,000–25,000
+windows in 3–35 s, and those of 33,000–40,000 not within 30 s."""
+
+EARLY_LIMIT = 8_000
+"""Listing limit before the large-neighbourhood search: a listing this small goes to SCIP at
+once, with the search's time; a larger one waits for the search's better incumbent, which
+shrinks it (css2015 seed 3, problem (8): 21,700 windows before the search, 14,700 after)."""
+
+LEVEL_LIMIT = 8_000
+"""Windows of the first listing below a level (:func:`_deepen`); each further level doubles it."""
 
 
 def _share(began: float, time_limit: float | None, part: float) -> float | None:
@@ -220,7 +241,10 @@ def _solve(
             inc, best = found, sum(sign * c.metric(metric) for c in found)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
-    if LNS_SHARE and (low is None or best > low):
+    listed = None
+    if CLOSE == "enumerate" and low is not None and best > low:
+        listed = _listing(spaces, gen, best - gen.bound, free_start, EARLY_LIMIT)
+    if listed is None and LNS_SHARE and (low is None or best > low):
         track.update(stage="neighbourhood search", incumbent=best)
         search = lns(spaces, inc, metric, sign, sides, free_start=free_start, seed=seed,
                      deadline=_until(began, time_limit, LNS_SHARE * time_limit
@@ -234,35 +258,13 @@ def _solve(
                 m2.add(col)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
+    if listed is None and CLOSE == "enumerate" and low is not None and best > low:
+        listed = _listing(spaces, gen, best - gen.bound, free_start)
     solution = _placement(inc)
+    end = began + time_limit if time_limit else None
     if low is not None and best <= low:
         stats["closed_by"] = "cg"
-    elif low is not None and CLOSE == "branch":
-        track.update(stage="branch-and-price", incumbent=best)
-        done = stats["rounds"]
-
-        def report(tree: Tree) -> None:
-            track.update(rounds=done + tree.rounds, incumbent=tree.best, bound=tree.low,
-                         nodes=tree.nodes, open=tree.open)
-
-        def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
-            cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
-            value = sum(sign * c.metric(metric) for c in hint)
-            return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
-                                  count=P, hint=hint, time_limit=cap, threads=threads, seed=seed,
-                                  below=value)
-
-        tree = branch_and_price(spaces, m2, metric, sign, inc, gen.bound, free_start=free_start,
-                                deadline=began + time_limit if time_limit else None,
-                                base=base, report=report, improve=improve)
-        solution, best, low = _placement(tree.columns), tree.best, tree.low
-        track.update(rounds=done + tree.rounds, nodes=tree.nodes, open=tree.open)
-        stats.update(nodes=tree.nodes, open=tree.open, depth=tree.depth,
-                     rounds=stats["rounds"] + tree.rounds, columns=len(m2.columns),
-                     lp_restarts=m2.restarts)
-        if tree.finished:
-            stats["closed_by"] = "branch-and-price"
-    else:
+    elif low is None or CLOSE == "compact":
         fixed = _restrictions(spaces, gen, best, free_start) if low is not None else [
             (False, [(lo, hi)], set(range(len(sp.options)))) for sp, (lo, hi) in
             zip(spaces, jm.span, strict=True)]
@@ -271,12 +273,177 @@ def _solve(
         track.update(stage="compact model", incumbent=best)
         solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
                                      time_limit, threads, seed, stats)
+    else:
+        if listed is not None:  # every window of a better solution is listed
+            stats["listed"] = len(listed[0])
+            track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
+            inc, best, low = _pack(J, listed, metric, sign, sides, P, inc, best, low, None,
+                                   end, seed, stats)
+            solution = _placement(inc)
+        elif CLOSE == "enumerate":  # a bound from the largest listing within the limit
+            inc, best, low = _deepen(J, spaces, gen, metric, sign, sides, P, inc, best, low,
+                                     free_start, end, seed, stats, track)
+            solution = _placement(inc)
+            for col in inc:
+                m2.add(col)
+        if best > low and listed is None and (end is None or _clock.perf_counter() < end):
+            track.update(stage="branch-and-price", incumbent=best)
+            done = stats["rounds"]
+
+            def report(tree: Tree) -> None:
+                track.update(rounds=done + tree.rounds, incumbent=tree.best, bound=tree.low,
+                             nodes=tree.nodes, open=tree.open)
+
+            def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
+                cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
+                value = sum(sign * c.metric(metric) for c in hint)
+                return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
+                                      count=P, hint=hint, time_limit=cap, threads=threads,
+                                      seed=seed, below=value)
+
+            tree = branch_and_price(spaces, m2, metric, sign, inc, gen.bound, free_start=free_start,
+                                    deadline=end, base=base, report=report, improve=improve)
+            solution, best, low = _placement(tree.columns), tree.best, min(max(low, tree.low),
+                                                                             tree.best)
+            track.update(rounds=done + tree.rounds, nodes=tree.nodes, open=tree.open)
+            stats.update(nodes=tree.nodes, open=tree.open, depth=tree.depth,
+                         rounds=stats["rounds"] + tree.rounds, columns=len(m2.columns),
+                         lp_restarts=m2.restarts)
+            if tree.finished:
+                stats["closed_by"] = "branch-and-price"
     proven = low is not None and best <= low
     track.update(stage="optimal" if proven else "stopped", incumbent=best, bound=low)
     out.update(solution=solution, bound=sign * low if low is not None else None,
                stage2="optimal" if proven else "feasible", status="optimal" if proven else
                "feasible")
     return out
+
+
+def _listing(
+    spaces: Sequence[JobSpace], gen: Generation, gap: float, free_start: bool,
+    limit: int | None = None,
+) -> tuple[list[Column], list[int]] | None:
+    """Return every window that a solution of value ≤ L + ``gap`` may use (L the bound of
+    ``gen``; reduced-cost reasoning of :mod:`models.joint.cg.fixing`) and the jobs such a
+    solution must place; None past ``limit`` windows (default :data:`LISTING_LIMIT`) or
+    without SCIP."""
+    assert gen.duals is not None and gen.values is not None
+    if not packing_available():
+        return None
+    duals = gen.duals
+    gap += MARGIN * max(1.0, abs(gen.bound))
+    thresholds: list[float | None] = []
+    must = []
+    for j, v in enumerate(gen.values):
+        low = None if v is None else min(0.0, v - duals.mu)
+        thresholds.append(None if low is None else duals.mu + low + gap)
+        if low is not None and gap + low < 0:  # leaving j out would cost more than the gap
+            must.append(j)
+    found = count_below(spaces, duals.form, duals.prices, thresholds, free_start=free_start,
+                        limit=LISTING_LIMIT if limit is None else limit)
+    if found is None:
+        return None
+    columns = [Column.build(j, spaces[j], T, chosen)
+               for j, listed in enumerate(found) for _, T, chosen in listed]
+    return columns, must
+
+
+def _pack(
+    jobs: int,
+    listed: tuple[list[Column], list[int]],
+    metric: str,
+    sign: int,
+    sides: Sequence[tuple[str, int]],
+    count: int,
+    incumbent: Sequence[Column],
+    best: int,
+    low: int,
+    escape: int | None,
+    deadline: float | None,
+    seed: int,
+    stats: dict[str, Any],
+) -> tuple[list[Column], int, int]:
+    """Solve the set-packing problem over the listed windows; return the best solution, its
+    ``sign``-value and the proven bound.
+
+    Without ``escape`` the listing holds every window of a solution of value ≤ ``best``
+    and SCIP starts from the incumbent: its optimum is the joint optimum and its bound, at
+    most ``best``, bounds the joint problem. With ``escape`` = ⌊L + g⌋ + 1 the listing holds
+    every window of a solution of value ≤ L + g, and the escape window stands for all
+    others: an optimum that takes it proves the bound ``escape``; one that does not is the
+    joint optimum; a stopped solve bounds the joint problem by its own bound."""
+    columns, must = listed
+    keys = {c.key for c in columns}
+    if escape is None:  # only a float margin could leave one out
+        columns = columns + [c for c in incumbent if c.key not in keys]
+    pack = solve_packing(jobs, columns, metric, sign, sides, count=count, must=must,
+                         hint=incumbent if escape is None else (), escape=escape,
+                         deadline=deadline, seed=seed)
+    inc = list(incumbent)
+    chosen = pack.columns
+    if pack.value is None or (not pack.escaped and not (
+            len({c.j for c in chosen}) == len(chosen) == count and overlap_free(chosen))):
+        return inc, best, low  # nothing found, or rows broken (never met: SCIP is exact)
+    if not pack.escaped and pack.value < best:
+        inc, best = chosen, pack.value
+    if pack.status == "optimal" and not pack.escaped and pack.value <= best:
+        stats["closed_by"] = "enumeration"
+        return inc, best, best
+    if pack.status == "optimal" and pack.escaped:
+        return inc, best, min(max(low, pack.value), best)
+    if pack.bound is not None and math.isfinite(pack.bound):
+        return inc, best, min(max(low, round_up(pack.bound)), best)
+    return inc, best, low
+
+
+def _deepen(
+    jobs: int,
+    spaces: Sequence[JobSpace],
+    gen: Generation,
+    metric: str,
+    sign: int,
+    sides: Sequence[tuple[str, int]],
+    count: int,
+    incumbent: Sequence[Column],
+    best: int,
+    low: int,
+    free_start: bool,
+    deadline: float | None,
+    seed: int,
+    stats: dict[str, Any],
+    track: SearchProgress,
+) -> tuple[list[Column], int, int]:
+    """When the windows of every better solution are too many to list, raise the bound level
+    by level: list the windows of the solutions worth at most ``level``, the largest level
+    whose listing stays within the limit (bisection), and solve their set packing with an
+    escape window worth ``level + 1`` (:func:`_pack`); while SCIP proves each level, double
+    the limit (up to :data:`LISTING_LIMIT`) if the time left is at least twice what the
+    last level took. Return the best solution, its value and the bound."""
+    inc, limit, L, took = list(incumbent), LEVEL_LIMIT, gen.bound, 0.0
+    while low < best and (deadline is None or deadline - _clock.perf_counter() > 2 * took):
+        began = _clock.perf_counter()
+        lo, hi = low - 1, best - 1  # no solution is worth lo; best - 1's listing is too large
+        chosen: tuple[int, tuple[list[Column], list[int]]] | None = None
+        while lo < hi and (deadline is None or _clock.perf_counter() < deadline):
+            level = (lo + hi + 1) // 2
+            listed = _listing(spaces, gen, level - L, free_start, limit)
+            if listed is None:
+                hi = level - 1
+            else:
+                chosen, lo = (level, listed), level
+        if chosen is None:
+            break
+        level, listed = chosen
+        stats["listed"], stats["level"] = len(listed[0]), sign * level
+        track.update(stage=f"set packing of {len(listed[0])} windows below {sign * (level + 1)}",
+                     incumbent=best, bound=low)
+        before = low
+        inc, best, low = _pack(jobs, listed, metric, sign, sides, count, inc, best, low,
+                               level + 1, deadline, seed, stats)
+        if low <= level or low == before or level + 1 >= best or limit >= LISTING_LIMIT:
+            break  # not proven, nothing left to prove, or as large as SCIP can take
+        limit, took = min(2 * limit, LISTING_LIMIT), _clock.perf_counter() - began
+    return inc, best, low
 
 
 def differenced(form: Linear) -> bool:

@@ -14,6 +14,7 @@ import pytest
 from instances import Instance, Job, Node, Slot, generate
 from models import PROBLEMS, solve_joint
 from models.joint.cg import branch
+from models.joint.cg import solve as cg_solve
 from models.joint.cg.branch import branch_and_price
 from models.joint.cg.branching import choose
 from models.joint.cg.column import Column, Linear
@@ -120,6 +121,7 @@ def test_branch_and_price_proves_the_brute_force_optimum(
     """4-job batches, every node explored by branch-and-price (no integer-master shortcut):
     the proven optimum equals brute force and the windows pass the joint checker."""
     monkeypatch.setattr(branch, "HEURISTIC_EVERY", 10**9)
+    monkeypatch.setattr(cg_solve, "CLOSE", "branch")
     inst, objective, free = gap_case(seed)
     limits = {"time": 30, "cost": 40}
     if isinstance(objective, int):

@@ -1,0 +1,151 @@
+"""The set-packing problem over an explicit list of windows, solved by SCIP (docs/exact-models.md,
+"Closing the gap by enumeration").
+
+One binary per window: at most one window per job (exactly one for a job that must be
+placed), the placed count, the side rows (VO budget, combination limit g*), and per node
+one row per task start t, ``Σ_{tasks on the node covering t} x_w ≤ 1`` (the maximal cliques
+of the node's interval graph, as in the master). SCIP (Achterberg 2009) runs in-process
+through OR-Tools' ``pywraplp``; its clique cuts over the conflict graph of the windows
+strengthen the bound beyond the master LP. The solve runs in a helper thread, so that
+Ctrl-C interrupts SCIP and raises ``KeyboardInterrupt`` as the CP-SAT solves do.
+"""
+
+from __future__ import annotations
+
+import bisect
+import time as _clock
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ortools.linear_solver import pywraplp
+
+from models.backends import run_interruptible
+from models.joint.cg.column import Column
+
+HEURISTICS = (
+    "actconsdiving", "adaptivediving", "alns", "clique", "coefdiving", "conflictdiving",
+    "crossover", "dins", "distributiondiving", "farkasdiving", "feaspump", "fracdiving",
+    "gins", "guideddiving", "intshifting", "linesearchdiving", "localbranching", "locks",
+    "lpface", "mutation", "objpscostdiving", "oneopt", "pscostdiving", "randrounding", "rens",
+    "rins", "rootsoldiving", "rounding", "shiftandpropagate", "shifting", "simplerounding",
+    "subnlp", "trivial", "trustregion", "undercover", "vbounds", "veclendiving", "zirounding",
+)
+"""SCIP's primal heuristics, all off: the solve starts from the incumbent (or the escape
+window), and on css2015 batches the time went better to the bound (docs/benchmarks.md)."""
+
+SCIP_PARAMETERS = "\n".join([
+    "misc/catchctrlc = FALSE",  # Ctrl-C reaches Python (see the module docstring)
+    "separating/clique/freq = 5",  # clique cuts below the root too
+    "presolving/sparsify/maxrounds = 0",  # measured: half the memory, the same solve times
+    "presolving/dualsparsify/maxrounds = 0",
+    *(f"heuristics/{name}/freq = -1" for name in HEURISTICS),
+])
+"""SCIP's parameters (measured on css2015 batches, docs/benchmarks.md)."""
+
+
+@dataclass
+class Packing:
+    """The outcome of :func:`solve_packing`: ``status`` ("optimal", "feasible", "infeasible"
+    or "unknown"), the best columns found, their value and SCIP's proven bound (None
+    unless the status is optimal or feasible); ``escaped``: the best solution found is the
+    escape window (no columns; its value is the escape's)."""
+
+    status: str
+    columns: list[Column] = field(default_factory=list)
+    value: int | None = None
+    bound: float | None = None
+    escaped: bool = False
+
+
+def available() -> bool:
+    """Return whether this OR-Tools build has SCIP."""
+    return pywraplp.Solver.CreateSolver("SCIP") is not None
+
+
+def solve_packing(
+    jobs: int,
+    columns: Sequence[Column],
+    metric: str,
+    sign: int,
+    sides: Sequence[tuple[str, int]],
+    *,
+    count: int | None = None,
+    must: Sequence[int] = (),
+    hint: Sequence[Column] = (),
+    escape: int | None = None,
+    deadline: float | None = None,
+    seed: int = 0,
+) -> Packing:
+    """Minimise ``sign``·Σ ``metric`` over sets of ``columns`` that pack (see the module
+    docstring), with ``count`` windows if given and a window for every job of ``must``.
+
+    ``hint``: a solution made of listed columns (its keys), given to SCIP as a starting
+    solution. ``escape``: add an *escape window* worth ``escape`` that stands for every
+    solution outside the listing (it fills the count and the must rows alone and uses no
+    node), the starting solution when there is no hint; an optimum that takes it proves
+    that no listed solution is worth less. ``time_limit`` in seconds (None: none).
+    """
+    solver = pywraplp.Solver.CreateSolver("SCIP")
+    if solver is None:
+        return Packing("unknown")
+    solver.SetSolverSpecificParametersAsString(
+        f"{SCIP_PARAMETERS}\nrandomization/randomseedshift = {int(seed)}")
+    inf = solver.infinity()
+    musts = set(must)
+    convex = [solver.Constraint(1.0 if j in musts else 0.0, 1.0) for j in range(jobs)]
+    count_row = solver.Constraint(count, count) if count is not None else None
+    side_rows = [solver.Constraint(-inf, float(limit)) for _, limit in sides]
+    objective = solver.Objective()
+    tasks: dict[str, list[tuple[int, int, Any]]] = defaultdict(list)
+    xs = []
+    if escape is not None:
+        z = solver.BoolVar("escape")
+        objective.SetCoefficient(z, float(escape))
+        for j in musts:
+            convex[j].SetCoefficient(z, 1.0)
+        if count_row is not None:
+            count_row.SetCoefficient(z, float(count))
+    for col in columns:
+        x = solver.BoolVar("")
+        xs.append(x)
+        convex[col.j].SetCoefficient(x, 1.0)
+        if count_row is not None:
+            count_row.SetCoefficient(x, 1.0)
+        for (name, _), row in zip(sides, side_rows, strict=True):
+            row.SetCoefficient(x, float(col.metric(name)))
+        objective.SetCoefficient(x, float(sign * col.metric(metric)))
+        for node, start, end in col.tasks:
+            tasks[node].append((start, end, x))
+    for spans in tasks.values():
+        starts = sorted({start for start, _, _ in spans})
+        rows: dict[int, list[Any]] = defaultdict(list)
+        for start, end, x in spans:
+            i = bisect.bisect_left(starts, start)
+            while i < len(starts) and starts[i] < end:
+                rows[starts[i]].append(x)
+                i += 1
+        for members in rows.values():
+            if len(members) > 1:
+                row = solver.Constraint(-inf, 1.0)
+                for x in members:
+                    row.SetCoefficient(x, 1.0)
+    objective.SetMinimization()
+    if hint:
+        keys = {c.key for c in hint}
+        solver.SetHint(xs, [1.0 if c.key in keys else 0.0 for c in columns])
+    elif escape is not None:
+        solver.SetHint([z, *xs], [1.0] + [0.0] * len(xs))
+    if deadline is not None:  # the model is built: SCIP gets what is left
+        solver.SetTimeLimit(max(1, int(1000 * (deadline - _clock.perf_counter()))))
+    code = run_interruptible(solver.Solve, solver.InterruptSolve, "scip")
+    status = {pywraplp.Solver.OPTIMAL: "optimal", pywraplp.Solver.FEASIBLE: "feasible",
+              pywraplp.Solver.INFEASIBLE: "infeasible"}.get(code, "unknown")
+    if status not in ("optimal", "feasible"):
+        return Packing(status)
+    if escape is not None and z.solution_value() > 0.5:
+        return Packing(status, [], escape, objective.BestBound(), escaped=True)
+    chosen = [c for c, x in zip(columns, xs, strict=True) if x.solution_value() > 0.5]
+    value = sum(sign * c.metric(metric) for c in chosen)
+    return Packing(status, chosen, value, objective.BestBound())

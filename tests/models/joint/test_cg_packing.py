@@ -1,0 +1,274 @@
+"""The set-packing problem over listed windows (SCIP) against brute force, and how the ``cg``
+solver's enumeration close reads its answers."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from instances import Instance, generate
+from models import PROBLEMS, solve_joint
+from models.joint.cg import solve as cg_solve
+from models.joint.cg.column import Column, Linear
+from models.joint.cg.enumeration import windows_below
+from models.joint.cg.packing import Packing, available, solve_packing
+from models.joint.cg.pricing import Prices
+from models.joint.space import JobSpace
+from planner import make_window
+from validation import check_alternatives
+from validation.joint_brute import all_windows, brute_joint, value
+
+pytestmark = pytest.mark.skipif(not available(), reason="this OR-Tools build has no SCIP")
+
+
+def every_column(inst: Instance, free: bool) -> tuple[list[JobSpace], list[Column]]:
+    """Return the jobs' spaces and every window of every job as a column."""
+    spaces = [JobSpace(inst, job) for job in inst.jobs]
+    columns = [Column.build(j, sp, T, chosen) for j, sp in enumerate(spaces)
+               for _, T, chosen in windows_below(sp, Linear(), Prices({}), 0.0,
+                                                 free_start=free)]
+    return spaces, columns
+
+
+def windows(inst: Instance, spaces: list[JobSpace], columns: list[Column]) -> list:
+    """Return the columns as windows of the instance."""
+    out = []
+    for col in columns:
+        hosts = sorted((spaces[col.j].options[k].host for k in col.chosen),
+                       key=lambda s: inst.node_index[s.node])
+        out.append(make_window(inst, spaces[col.j].job, col.T, hosts))
+    return out
+
+
+SEEDS = (0, 1, 2, 3, 4, 5, 6, 8, 9, 10)
+"""Tiny batches whose brute force takes well under a second (seed 7's takes about 10 s)."""
+CASES = [(seed, geometry, free, metric) for seed in SEEDS for geometry in ("rough", "square")
+         for free in (True, False) for metric in ("cost", "finish")]
+
+
+@pytest.mark.parametrize(("seed", "geometry", "free", "metric"), CASES)
+def test_packing_over_every_window_is_the_brute_force_optimum(
+    seed: int, geometry: str, free: bool, metric: str
+) -> None:
+    """Every window of a 4-job batch listed, the count fixed at the brute-force count: SCIP's
+    optimum is the brute-force optimum, its bound equals it, and its windows pass the joint
+    checker."""
+    inst = dataclasses.replace(generate("tiny", 900 + seed, jobs=4), geometry=geometry)
+    spaces, columns = every_column(inst, free)
+    placed, best = brute_joint([all_windows(inst, job, free_start=free) for job in inst.jobs],
+                               lambda w: value(w, metric), "min", [])
+    got = solve_packing(len(spaces), columns, metric, 1, [], count=placed)
+    assert got.status == "optimal"
+    assert (len(got.columns), got.value) == (placed, best)
+    assert got.bound == pytest.approx(best)
+    assert check_alternatives(inst, windows(inst, spaces, got.columns), sequential=False) == []
+
+
+def test_side_rows_must_jobs_and_an_impossible_count() -> None:
+    """A side limit on Σ proc_time and a job that must be placed hold in the optimum; more
+    windows than jobs is infeasible."""
+    inst = generate("tiny", 903, jobs=4)
+    spaces, columns = every_column(inst, True)
+    free = solve_packing(len(spaces), columns, "cost", 1, [], count=2)
+    assert free.status == "optimal"
+    limit = min(c.proc_time for c in columns) * 2 + 5
+    must = max({c.j for c in columns})
+    got = solve_packing(len(spaces), columns, "cost", 1, [("proc_time", limit)], count=2,
+                        must=[must])
+    if got.status == "optimal":
+        assert sum(c.proc_time for c in got.columns) <= limit
+        assert must in {c.j for c in got.columns}
+        assert got.value >= free.value
+    else:
+        assert got.status == "infeasible"
+    assert solve_packing(len(spaces), columns, "cost", 1, [], count=5).status == "infeasible"
+
+
+def test_a_hint_of_listed_columns_is_taken() -> None:
+    """A feasible hint: the answer is at least as good as the hint."""
+    inst = generate("tiny", 905, jobs=4)
+    spaces, columns = every_column(inst, True)
+    hint = [columns[0]]
+    got = solve_packing(len(spaces), columns, "finish", 1, [], count=1, hint=hint)
+    assert got.status == "optimal"
+    assert got.value <= hint[0].metric("finish")
+
+
+def fake(monkeypatch: pytest.MonkeyPatch, packing: Packing) -> None:
+    """Make the cg solver's set packing return ``packing``."""
+    monkeypatch.setattr(cg_solve, "solve_packing", lambda *a, **k: packing)
+
+
+def close(
+    columns: list[Column], best: int, low: int, escape: int | None = None
+) -> tuple[int, int, str | None]:
+    """Run the enumeration close on one job's listing; return (best, bound, closed_by)."""
+    stats: dict = {}
+    _, value, bound = cg_solve._pack(2, (columns, []), "cost", 1, [], 1, columns[:1], best, low,
+                                     escape, None, 0, stats)
+    return value, bound, stats.get("closed_by")
+
+
+def two_columns() -> list[Column]:
+    """Return two windows of one tiny job, the first the dearer."""
+    inst = generate("tiny", 900, jobs=1)
+    sp = JobSpace(inst, inst.jobs[0])
+    found = sorted(windows_below(sp, Linear(), Prices({}), 0.0), key=lambda w: -Column.build(
+        0, sp, w[1], w[2]).cost)
+    cols = [Column.build(0, sp, T, chosen) for _, T, chosen in found]
+    assert cols[0].cost > cols[-1].cost
+    return [cols[0], cols[-1]]
+
+
+def test_an_optimal_packing_proves_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SCIP optimal with a better window: that window's value is proven."""
+    dear, cheap = two_columns()
+    fake(monkeypatch, Packing("optimal", [cheap], cheap.cost, float(cheap.cost)))
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (cheap.cost, cheap.cost,
+                                                               "enumeration")
+
+
+def test_a_stopped_packing_gives_its_bound_capped_by_the_incumbent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SCIP stopped at its limit: its bound (rounded up, never above the incumbent) replaces
+    a weaker one, and nothing is claimed."""
+    dear, cheap = two_columns()
+    fake(monkeypatch, Packing("feasible", [dear], dear.cost, dear.cost - 2.5))
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost - 2, None)
+    fake(monkeypatch, Packing("feasible", [dear], dear.cost, dear.cost + 7.0))
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost, None)
+
+
+def test_an_optimum_at_the_escape_window_proves_its_value(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A listing of the solutions worth at most 10 below the incumbent whose optimum is the
+    escape window (worth 11 below): that bound is proven, not the incumbent."""
+    dear, cheap = two_columns()
+    fake(monkeypatch, Packing("optimal", [], dear.cost - 9, float(dear.cost - 9), escaped=True))
+    assert close([cheap], dear.cost, dear.cost - 100, dear.cost - 9) == (
+        dear.cost, dear.cost - 9, None)
+    fake(monkeypatch, Packing("feasible", [], dear.cost - 9, dear.cost - 30.5, escaped=True))
+    assert close([cheap], dear.cost, dear.cost - 100, dear.cost - 9) == (
+        dear.cost, dear.cost - 30, None)
+
+
+@pytest.mark.parametrize(
+    "packing",
+    [
+        Packing("unknown"),  # stopped before anything was found
+        Packing("infeasible"),  # cannot happen with the incumbent listed: claims nothing
+    ],
+)
+def test_a_packing_without_solution_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, packing: Packing
+) -> None:
+    """No solution from SCIP: the incumbent and the bound stay as they were."""
+    dear, cheap = two_columns()
+    fake(monkeypatch, packing)
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost - 100, None)
+
+
+def test_a_packing_that_breaks_the_rows_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two windows of one job (never a packing) claimed optimal: ignored, nothing proven."""
+    dear, cheap = two_columns()
+    fake(monkeypatch, Packing("optimal", [dear, cheap], 0, 0.0))
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost - 100, None)
+
+
+def gap_case(seed: int) -> tuple[Instance, object, bool]:
+    """Return a 4-job tiny batch (both geometries, free and AEP starts), objective rotated."""
+    geometry = ("rough", "square")[seed % 2]
+    inst = dataclasses.replace(generate("tiny", 500 + seed, jobs=4), geometry=geometry)
+    objective = ("cost", "finish", 8, "proc_time", 7)[seed % 5]
+    return inst, objective, (seed // 2) % 2 == 0
+
+
+def solve_case(seed: int) -> tuple[object, int, int, Instance]:
+    """Solve a gap case with the cg solver; return the result and the brute-force optimum."""
+    inst, objective, free = gap_case(seed)
+    limits = {"time": 30, "cost": 40}
+    if isinstance(objective, int):
+        r = solve_joint(inst, problem=objective, solver="cg", t_star=limits["time"],
+                        b_star=limits["cost"], free_start=free)
+        p = PROBLEMS[objective]
+        f = "proc_time" if p.objective == "time" else "cost"
+        g = "proc_time" if p.constraint == "time" else "cost"
+        sides = [(lambda w, g=g: value(w, g), limits[p.constraint])]
+        sense = p.sense
+    else:
+        r = solve_joint(inst, objective, "cg", free_start=free)
+        f, sides, sense = objective, [], "min"
+    listed = [all_windows(inst, job, free_start=free) for job in inst.jobs]
+    placed, best = brute_joint(listed, lambda w: value(w, f), sense, sides)
+    return r, placed, best, inst
+
+
+def test_the_enumeration_close_proves_the_brute_force_optimum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """4-job batches, no search and no integer master after the root (so the listing starts
+    from the first incumbent): every result is the brute-force optimum, proven, its windows
+    pass the joint checker, and the set packing closed the gap on some of them."""
+    monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
+    monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
+    closed = 0
+    for seed in range(40):
+        r, placed, best, inst = solve_case(seed)
+        assert r.status == "optimal", seed
+        assert (len(r.info["placed"]), r.objective) == (placed, best), seed
+        assert check_alternatives(inst, r.windows, sequential=False) == []
+        closed += r.info["cg"]["closed_by"] == "enumeration"
+    assert closed >= 3
+
+
+def test_past_the_listing_limit_branch_and_price_closes_the_gap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Listing limits of zero windows: branch-and-price closes the gap instead, exactly."""
+    for name in ("LISTING_LIMIT", "EARLY_LIMIT", "LEVEL_LIMIT"):
+        monkeypatch.setattr(cg_solve, name, 0)
+    monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
+    monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
+    kinds = set()
+    for seed in range(20):
+        r, placed, best, _ = solve_case(seed)
+        assert r.status == "optimal"
+        assert (len(r.info["placed"]), r.objective) == (placed, best)
+        kinds.add(r.info["cg"]["closed_by"])
+    assert "enumeration" not in kinds and "branch-and-price" in kinds
+
+
+def test_the_escape_window_stands_for_the_solutions_not_listed() -> None:
+    """Every window listed, the count at the brute-force count: an escape worth less than the
+    optimum is taken (and proves its value); one worth more is not."""
+    inst = generate("tiny", 903, jobs=4)
+    spaces, columns = every_column(inst, True)
+    placed, best = brute_joint([all_windows(inst, job) for job in inst.jobs],
+                               lambda w: value(w, "cost"), "min", [])
+    below = solve_packing(len(spaces), columns, "cost", 1, [], count=placed, escape=best - 1)
+    assert (below.status, below.escaped, below.value, below.columns) == (
+        "optimal", True, best - 1, [])
+    above = solve_packing(len(spaces), columns, "cost", 1, [], count=placed, escape=best + 1)
+    assert (above.status, above.escaped, above.value) == ("optimal", False, best)
+
+
+def test_a_listing_past_the_limit_is_cut_to_a_level_and_still_proves_the_optimum(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No listing of every better solution, levels listed from 10 windows on: the close lists
+    the solutions up to a level (escape window above it), then branch-and-price; every
+    result is the brute-force optimum, and some runs listed a level."""
+    monkeypatch.setattr(cg_solve, "LISTING_LIMIT", 0)
+    monkeypatch.setattr(cg_solve, "EARLY_LIMIT", 0)
+    monkeypatch.setattr(cg_solve, "LEVEL_LIMIT", 10)
+    monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
+    monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
+    levels = 0
+    for seed in range(40):
+        r, placed, best, _ = solve_case(seed)
+        assert r.status == "optimal"
+        assert (len(r.info["placed"]), r.objective) == (placed, best)
+        levels += "level" in r.info["cg"]
+    assert levels >= 2
