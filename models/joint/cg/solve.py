@@ -1,5 +1,7 @@
 """The ``cg`` solver of :func:`models.solve_joint` (docs/exact-models.md): column generation
-bounds, price-and-branch incumbents, and the compact CP-SAT model to close the gap.
+bounds, incumbents from the integer master and a large-neighbourhood search, and the gap
+closed by enumeration (SCIP over every window a better solution may use), branch-and-price
+or the compact CP-SAT model.
 
 Lexicographic rule, in two phases. Phase 1 bounds the placed count: a job with no window
 at all can never be placed, and otherwise the master LP with c_w = −1 gives
@@ -7,9 +9,7 @@ at all can never be placed, and otherwise the master LP with c_w = −1 gives
 fixes ``Σ x_w = P`` and minimises ``sign · metric`` (sign −1 for a maximised objective);
 its Lagrangian bound L₂, rounded up to an integer (all objectives are integers) after a
 relative margin of 10⁻⁶ for floating error, bounds every solution with P placed jobs.
-If an incumbent meets ⌈L₂⌉ it is optimal; else the compact model of
-:mod:`models.joint.cpsat` runs with the count fixed, the objective bounded by ⌈L₂⌉
-and the incumbent as its hint, and its own bound is combined with ⌈L₂⌉.
+If an incumbent meets ⌈L₂⌉ it is optimal; else the gap is closed as :data:`CLOSE` says.
 """
 
 from __future__ import annotations
