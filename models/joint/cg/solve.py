@@ -77,6 +77,10 @@ EARLY_LIMIT = 8_000
 once, with the search's time; a larger one waits for the search's better incumbent, which
 shrinks it (css2015 seed 3, problem (8): 21,700 windows before the search, 14,700 after)."""
 
+TREE_SHARE = 0.05
+"""Least share of the time limit left for branch-and-price to start after the levels: its
+root node alone takes seconds on css2015 batches, so less would only overrun the limit."""
+
 LEVEL_LIMIT = 8_000
 """Windows of the first listing below a level (:func:`_deepen`); each further level doubles it."""
 
@@ -286,7 +290,8 @@ def _solve(
             solution = _placement(inc)
             for col in inc:
                 m2.add(col)
-        if best > low and listed is None and (end is None or _clock.perf_counter() < end):
+        if best > low and listed is None and (
+                end is None or end - _clock.perf_counter() > TREE_SHARE * time_limit):
             track.update(stage="branch-and-price", incumbent=best)
             done = stats["rounds"]
 
