@@ -262,12 +262,42 @@ def _solve(
                 m2.add(col)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
+    end = began + time_limit if time_limit else None
+
+    def tree(inc: list[Column], best: int, low: int, deadline: float | None
+             ) -> tuple[list[Column], int, int]:
+        """Branch-and-price until ``deadline``; return its incumbent, value and bound."""
+        track.update(stage="branch-and-price", incumbent=best)
+        done = stats["rounds"]
+
+        def report(tree: Tree) -> None:
+            track.update(rounds=done + tree.rounds, incumbent=tree.best, bound=tree.low,
+                         nodes=tree.nodes, open=tree.open)
+
+        def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
+            cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
+            value = sum(sign * c.metric(metric) for c in hint)
+            return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
+                                  count=P, hint=hint, time_limit=cap, threads=threads,
+                                  seed=seed, below=value)
+
+        found = branch_and_price(spaces, m2, metric, sign, inc, gen.bound,
+                                 free_start=free_start, deadline=deadline, base=base,
+                                 report=report, improve=improve)
+        track.update(rounds=done + found.rounds, nodes=found.nodes, open=found.open)
+        stats.update(nodes=stats.get("nodes", 0) + found.nodes, open=found.open,
+                     depth=max(found.depth, stats.get("depth", 0)),
+                     rounds=stats["rounds"] + found.rounds, columns=len(m2.columns),
+                     lp_restarts=m2.restarts)
+        if found.finished:
+            stats["closed_by"] = "branch-and-price"
+        return found.columns, found.best, min(max(low, found.low), found.best)
+
     if listed is None and CLOSE == "enumerate" and low is not None and best > low:
         listed = _listing(spaces, gen, best - gen.bound, free_start)
     solution = _placement(inc)
-    end = began + time_limit if time_limit else None
     if low is not None and best <= low:
-        stats["closed_by"] = "cg"
+        stats["closed_by"] = stats["closed_by"] or "cg"
     elif low is None or CLOSE == "compact":
         fixed = _restrictions(spaces, gen, best, free_start) if low is not None else [
             (False, [(lo, hi)], set(range(len(sp.options)))) for sp, (lo, hi) in
@@ -292,30 +322,8 @@ def _solve(
                 m2.add(col)
         if best > low and listed is None and (
                 end is None or end - _clock.perf_counter() > TREE_SHARE * time_limit):
-            track.update(stage="branch-and-price", incumbent=best)
-            done = stats["rounds"]
-
-            def report(tree: Tree) -> None:
-                track.update(rounds=done + tree.rounds, incumbent=tree.best, bound=tree.low,
-                             nodes=tree.nodes, open=tree.open)
-
-            def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
-                cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
-                value = sum(sign * c.metric(metric) for c in hint)
-                return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
-                                      count=P, hint=hint, time_limit=cap, threads=threads,
-                                      seed=seed, below=value)
-
-            tree = branch_and_price(spaces, m2, metric, sign, inc, gen.bound, free_start=free_start,
-                                    deadline=end, base=base, report=report, improve=improve)
-            solution, best, low = _placement(tree.columns), tree.best, min(max(low, tree.low),
-                                                                             tree.best)
-            track.update(rounds=done + tree.rounds, nodes=tree.nodes, open=tree.open)
-            stats.update(nodes=tree.nodes, open=tree.open, depth=tree.depth,
-                         rounds=stats["rounds"] + tree.rounds, columns=len(m2.columns),
-                         lp_restarts=m2.restarts)
-            if tree.finished:
-                stats["closed_by"] = "branch-and-price"
+            inc, best, low = tree(inc, best, low, end)
+            solution = _placement(inc)
     proven = low is not None and best <= low
     track.update(stage="optimal" if proven else "stopped", incumbent=best, bound=low)
     out.update(solution=solution, bound=sign * low if low is not None else None,
