@@ -9,8 +9,9 @@ subprocess HiGHS of :mod:`models.window.highs_proc` are unaffected) and
 CP-SAT stays importable. Every module of :mod:`models` imports PuLP through it.
 
 :func:`cpsat_solver` and :func:`run_cpsat` create and run every CP-SAT solve of
-the package (project parameters; Ctrl-C raises KeyboardInterrupt). CBC runs
-through :func:`models.cbc.solve_cbc`.
+the package (project parameters; Ctrl-C raises KeyboardInterrupt), and
+:func:`run_interruptible` runs any other solve that releases the GIL the same way (SCIP
+in :mod:`models.joint.cg.packing`). CBC runs through :func:`models.cbc.solve_cbc`.
 """
 
 from __future__ import annotations

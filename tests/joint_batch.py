@@ -1,15 +1,20 @@
-"""A small joint batch for column-generation tests: the first 6 jobs of css2015 seed 2 and a
-master seeded with AMP's first alternatives (disjoint, so a feasible start at any count)."""
+"""Joint batches for column-generation tests: the first 6 jobs of css2015 seed 2 and a master
+seeded with AMP's first alternatives (disjoint, so a feasible start at any count), and the
+4-job tiny "gap cases" solved by the cg solver beside their brute-force optimum."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from typing import Any
 
-from instances import generate
+from instances import Instance, generate
+from models import PROBLEMS, solve_joint
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.master import Master
 from models.joint.space import JobSpace
 from planner import find_alternatives
+from validation.joint_brute import all_windows, brute_joint, value
 
 
 def six_job_batch(objective: str = "finish") -> tuple[list[JobSpace], Callable[[], Master]]:
@@ -29,3 +34,32 @@ def six_job_batch(objective: str = "finish") -> tuple[list[JobSpace], Callable[[
         return master
 
     return spaces, fresh
+
+
+def gap_case(seed: int) -> tuple[Instance, object, bool]:
+    """Return a 4-job tiny batch (both geometries, free and AEP starts), objective rotated."""
+    geometry = ("rough", "square")[seed % 2]
+    inst = dataclasses.replace(generate("tiny", 500 + seed, jobs=4), geometry=geometry)
+    objective = ("cost", "finish", 8, "proc_time", 7)[seed % 5]
+    return inst, objective, (seed // 2) % 2 == 0
+
+
+def solve_gap_case(seed: int) -> tuple[Any, int, int, Instance]:
+    """Solve a gap case with the cg solver (problems at t* = 30, b* = 40); return the result,
+    the brute-force optimum (placed count, value) and the instance."""
+    inst, objective, free = gap_case(seed)
+    limits = {"time": 30, "cost": 40}
+    if isinstance(objective, int):
+        r = solve_joint(inst, problem=objective, solver="cg", t_star=limits["time"],
+                        b_star=limits["cost"], free_start=free)
+        p = PROBLEMS[objective]
+        f = "proc_time" if p.objective == "time" else "cost"
+        g = "proc_time" if p.constraint == "time" else "cost"
+        sides = [(lambda w, g=g: value(w, g), limits[p.constraint])]
+        sense = p.sense
+    else:
+        r = solve_joint(inst, objective, "cg", free_start=free)
+        f, sides, sense = objective, [], "min"
+    windows = [all_windows(inst, job, free_start=free) for job in inst.jobs]
+    placed, best = brute_joint(windows, lambda w: value(w, f), sense, sides)
+    return r, placed, best, inst

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time as _clock
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ortools.sat.python import cp_model
@@ -245,9 +246,10 @@ def _solve(
             inc, best = found, sum(sign * c.metric(metric) for c in found)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
+    closing = _Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track)
     listed = None
     if CLOSE == "enumerate" and low is not None and best > low:
-        listed = _listing(spaces, gen, best - gen.bound, free_start, EARLY_LIMIT)
+        listed = _listing(closing, best - gen.bound, EARLY_LIMIT)
     if listed is None and LNS_SHARE and (low is None or best > low):
         track.update(stage="neighbourhood search", incumbent=best)
         search = lns(spaces, inc, metric, sign, sides, free_start=free_start, seed=seed,
@@ -294,7 +296,7 @@ def _solve(
         return found.columns, found.best, min(max(low, found.low), found.best)
 
     if listed is None and CLOSE == "enumerate" and low is not None and best > low:
-        listed = _listing(spaces, gen, best - gen.bound, free_start)
+        listed = _listing(closing, best - gen.bound)
     solution = _placement(inc)
     if low is not None and best <= low:
         stats["closed_by"] = stats["closed_by"] or "cg"
@@ -311,12 +313,10 @@ def _solve(
         if listed is not None:  # every window of a better solution is listed
             stats["listed"] = len(listed[0])
             track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
-            inc, best, low = _pack(J, listed, metric, sign, sides, P, inc, best, low, None,
-                                   end, seed, stats)
+            inc, best, low = _pack(closing, listed, inc, best, low, None, end)
             solution = _placement(inc)
         elif CLOSE == "enumerate":  # a bound from the largest listing within the limit
-            inc, best, low = _deepen(J, spaces, gen, metric, sign, sides, P, inc, best, low,
-                                     free_start, end, seed, stats, track)
+            inc, best, low = _deepen(closing, inc, best, low, end)
             solution = _placement(inc)
             for col in inc:
                 m2.add(col)
@@ -332,14 +332,32 @@ def _solve(
     return out
 
 
+@dataclass
+class _Closing:
+    """What the enumeration close needs of the batch: job spaces, the root generation (bound
+    and duals), the objective, side rows, placed count, start rule, seed, statistics and the
+    progress line."""
+
+    spaces: Sequence[JobSpace]
+    gen: Generation
+    metric: str
+    sign: int
+    sides: Sequence[tuple[str, int]]
+    count: int
+    free_start: bool
+    seed: int
+    stats: dict[str, Any]
+    track: SearchProgress
+
+
 def _listing(
-    spaces: Sequence[JobSpace], gen: Generation, gap: float, free_start: bool,
-    limit: int | None = None,
+    c: _Closing, gap: float, limit: int | None = None
 ) -> tuple[list[Column], list[int]] | None:
     """Return every window that a solution of value ≤ L + ``gap`` may use (L the bound of
-    ``gen``; reduced-cost reasoning of :mod:`models.joint.cg.fixing`) and the jobs such a
-    solution must place; None past ``limit`` windows (default :data:`LISTING_LIMIT`) or
-    without SCIP."""
+    the root generation; reduced-cost reasoning of :mod:`models.joint.cg.fixing`) and the
+    jobs such a solution must place; None past ``limit`` windows (default
+    :data:`LISTING_LIMIT`) or without SCIP."""
+    gen = c.gen
     assert gen.duals is not None and gen.values is not None
     if not packing_available():
         return None
@@ -352,29 +370,23 @@ def _listing(
         thresholds.append(None if low is None else duals.mu + low + gap)
         if low is not None and gap + low < 0:  # leaving j out would cost more than the gap
             must.append(j)
-    found = count_below(spaces, duals.form, duals.prices, thresholds, free_start=free_start,
-                        limit=LISTING_LIMIT if limit is None else limit)
+    found = count_below(c.spaces, duals.form, duals.prices, thresholds,
+                        free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit)
     if found is None:
         return None
-    columns = [Column.build(j, spaces[j], T, chosen)
+    columns = [Column.build(j, c.spaces[j], T, chosen)
                for j, listed in enumerate(found) for _, T, chosen in listed]
     return columns, must
 
 
 def _pack(
-    jobs: int,
+    c: _Closing,
     listed: tuple[list[Column], list[int]],
-    metric: str,
-    sign: int,
-    sides: Sequence[tuple[str, int]],
-    count: int,
     incumbent: Sequence[Column],
     best: int,
     low: int,
     escape: int | None,
     deadline: float | None,
-    seed: int,
-    stats: dict[str, Any],
 ) -> tuple[list[Column], int, int]:
     """Solve the set-packing problem over the listed windows; return the best solution, its
     ``sign``-value and the proven bound.
@@ -386,21 +398,22 @@ def _pack(
     others: an optimum that takes it proves the bound ``escape``; one that does not is the
     joint optimum; a stopped solve bounds the joint problem by its own bound."""
     columns, must = listed
-    keys = {c.key for c in columns}
+    keys = {col.key for col in columns}
     if escape is None:  # only a float margin could leave one out
-        columns = columns + [c for c in incumbent if c.key not in keys]
-    pack = solve_packing(jobs, columns, metric, sign, sides, count=count, must=must,
-                         hint=incumbent if escape is None else (), escape=escape,
-                         deadline=deadline, seed=seed)
+        columns = columns + [col for col in incumbent if col.key not in keys]
+    pack = solve_packing(len(c.spaces), columns, c.metric, c.sign, c.sides, count=c.count,
+                         must=must, hint=incumbent if escape is None else (), escape=escape,
+                         deadline=deadline, seed=c.seed)
     inc = list(incumbent)
     chosen = pack.columns
     if pack.value is None or (not pack.escaped and not (
-            len({c.j for c in chosen}) == len(chosen) == count and overlap_free(chosen))):
+            len({col.j for col in chosen}) == len(chosen) == c.count
+            and overlap_free(chosen))):
         return inc, best, low  # nothing found, or rows broken (never met: SCIP is exact)
     if not pack.escaped and pack.value < best:
         inc, best = chosen, pack.value
     if pack.status == "optimal" and not pack.escaped and pack.value <= best:
-        stats["closed_by"] = "enumeration"
+        c.stats["closed_by"] = "enumeration"
         return inc, best, best
     if pack.status == "optimal" and pack.escaped:
         return inc, best, min(max(low, pack.value), best)
@@ -410,21 +423,7 @@ def _pack(
 
 
 def _deepen(
-    jobs: int,
-    spaces: Sequence[JobSpace],
-    gen: Generation,
-    metric: str,
-    sign: int,
-    sides: Sequence[tuple[str, int]],
-    count: int,
-    incumbent: Sequence[Column],
-    best: int,
-    low: int,
-    free_start: bool,
-    deadline: float | None,
-    seed: int,
-    stats: dict[str, Any],
-    track: SearchProgress,
+    c: _Closing, incumbent: Sequence[Column], best: int, low: int, deadline: float | None
 ) -> tuple[list[Column], int, int]:
     """When the windows of every better solution are too many to list, raise the bound level
     by level: list the windows of the solutions worth at most ``level``, the largest level
@@ -432,14 +431,14 @@ def _deepen(
     escape window worth ``level + 1`` (:func:`_pack`); while SCIP proves each level, double
     the limit (up to :data:`LISTING_LIMIT`) if the time left is at least twice what the
     last level took. Return the best solution, its value and the bound."""
-    inc, limit, L, took = list(incumbent), LEVEL_LIMIT, gen.bound, 0.0
+    inc, limit, L, took = list(incumbent), LEVEL_LIMIT, c.gen.bound, 0.0
     while low < best and (deadline is None or deadline - _clock.perf_counter() > 2 * took):
         began = _clock.perf_counter()
         lo, hi = low - 1, best - 1  # no solution is worth lo; best - 1's listing is too large
         chosen: tuple[int, tuple[list[Column], list[int]]] | None = None
         while lo < hi and (deadline is None or _clock.perf_counter() < deadline):
             level = (lo + hi + 1) // 2
-            listed = _listing(spaces, gen, level - L, free_start, limit)
+            listed = _listing(c, level - L, limit)
             if listed is None:
                 hi = level - 1
             else:
@@ -447,12 +446,11 @@ def _deepen(
         if chosen is None:
             break
         level, listed = chosen
-        stats["listed"], stats["level"] = len(listed[0]), sign * level
-        track.update(stage=f"set packing of {len(listed[0])} windows below {sign * (level + 1)}",
-                     incumbent=best, bound=low)
+        c.stats["listed"], c.stats["level"] = len(listed[0]), c.sign * level
+        c.track.update(stage=f"set packing of {len(listed[0])} windows below "
+                       f"{c.sign * (level + 1)}", incumbent=best, bound=low)
         before = low
-        inc, best, low = _pack(jobs, listed, metric, sign, sides, count, inc, best, low,
-                               level + 1, deadline, seed, stats)
+        inc, best, low = _pack(c, listed, inc, best, low, level + 1, deadline)
         if low <= level or low == before or level + 1 >= best or limit >= LISTING_LIMIT:
             break  # not proven, nothing left to prove, or as large as SCIP can take
         limit, took = min(2 * limit, LISTING_LIMIT), _clock.perf_counter() - began

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from instances import Instance, Job, Node, Slot, generate
-from models import PROBLEMS, solve_joint
+from models import solve_joint
 from models.joint.cg import branch
 from models.joint.cg import solve as cg_solve
 from models.joint.cg.branch import branch_and_price
@@ -24,6 +24,7 @@ from models.joint.cg.node import lagrangian
 from models.joint.cg.pricing import Prices
 from models.joint.cg.restrict import Limits, Rule
 from models.joint.space import JobSpace
+from tests.joint_batch import solve_gap_case
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
@@ -106,14 +107,6 @@ def test_a_passed_deadline_leaves_the_tree_open_and_claims_nothing() -> None:
     assert tree.low == col.cost - 5 < tree.best == col.cost
 
 
-def gap_case(seed: int) -> tuple[Instance, object, bool]:
-    """Return a 4-job tiny batch (both geometries, free and AEP starts), objective rotated."""
-    geometry = ("rough", "square")[seed % 2]
-    inst = dataclasses.replace(generate("tiny", 500 + seed, jobs=4), geometry=geometry)
-    objective = ("cost", "finish", 8, "proc_time", 7)[seed % 5]
-    return inst, objective, (seed // 2) % 2 == 0
-
-
 @pytest.mark.parametrize("seed", range(CASES))
 def test_branch_and_price_proves_the_brute_force_optimum(
     seed: int, monkeypatch: pytest.MonkeyPatch
@@ -122,21 +115,7 @@ def test_branch_and_price_proves_the_brute_force_optimum(
     the proven optimum equals brute force and the windows pass the joint checker."""
     monkeypatch.setattr(branch, "HEURISTIC_EVERY", 10**9)
     monkeypatch.setattr(cg_solve, "CLOSE", "branch")
-    inst, objective, free = gap_case(seed)
-    limits = {"time": 30, "cost": 40}
-    if isinstance(objective, int):
-        r = solve_joint(inst, problem=objective, solver="cg", t_star=limits["time"],
-                        b_star=limits["cost"], free_start=free)
-        p = PROBLEMS[objective]
-        f = "proc_time" if p.objective == "time" else "cost"
-        g = "proc_time" if p.constraint == "time" else "cost"
-        sides = [(lambda w, g=g: value(w, g), limits[p.constraint])]
-        sense = p.sense
-    else:
-        r = solve_joint(inst, objective, "cg", free_start=free)
-        f, sides, sense = objective, [], "min"
-    windows = [all_windows(inst, job, free_start=free) for job in inst.jobs]
-    placed, best = brute_joint(windows, lambda w: value(w, f), sense, sides)
+    r, placed, best, inst = solve_gap_case(seed)
     assert r.status == "optimal"
     assert check_alternatives(inst, r.windows, sequential=False) == []
     assert (len(r.info["placed"]), r.objective) == (placed, best)

@@ -18,7 +18,7 @@ from models.joint.cg.lns import lns
 from models.joint.cg.repair import _fits
 from models.joint.space import JobSpace, Option
 from planner import Window, make_window
-from tests.models.joint.test_cg_branch import gap_case
+from tests.joint_batch import gap_case
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 

@@ -8,14 +8,16 @@ import dataclasses
 import pytest
 
 from instances import Instance, generate
-from models import PROBLEMS, solve_joint
 from models.joint.cg import solve as cg_solve
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.enumeration import windows_below
+from models.joint.cg.generate import Generation
 from models.joint.cg.packing import Packing, available, solve_packing
 from models.joint.cg.pricing import Prices
 from models.joint.space import JobSpace
+from models.progress import SearchProgress
 from planner import make_window
+from tests.joint_batch import solve_gap_case
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
@@ -104,10 +106,13 @@ def close(
     columns: list[Column], best: int, low: int, escape: int | None = None
 ) -> tuple[int, int, str | None]:
     """Run the enumeration close on one job's listing; return (best, bound, closed_by)."""
-    stats: dict = {}
-    _, value, bound = cg_solve._pack(2, (columns, []), "cost", 1, [], 1, columns[:1], best, low,
-                                     escape, None, 0, stats)
-    return value, bound, stats.get("closed_by")
+    stats: dict = {"closed_by": None}
+    inst = generate("tiny", 900, jobs=1)
+    closing = cg_solve._Closing([JobSpace(inst, inst.jobs[0])] * 2, Generation(0.0, 0.0, 0, True),
+                                "cost", 1, [], 1, True, 0, stats,
+                                SearchProgress("test", enabled=False))
+    _, value, bound = cg_solve._pack(closing, (columns, []), columns[:1], best, low, escape, None)
+    return value, bound, stats["closed_by"]
 
 
 def two_columns() -> list[Column]:
@@ -177,34 +182,6 @@ def test_a_packing_that_breaks_the_rows_is_ignored(monkeypatch: pytest.MonkeyPat
     assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost - 100, None)
 
 
-def gap_case(seed: int) -> tuple[Instance, object, bool]:
-    """Return a 4-job tiny batch (both geometries, free and AEP starts), objective rotated."""
-    geometry = ("rough", "square")[seed % 2]
-    inst = dataclasses.replace(generate("tiny", 500 + seed, jobs=4), geometry=geometry)
-    objective = ("cost", "finish", 8, "proc_time", 7)[seed % 5]
-    return inst, objective, (seed // 2) % 2 == 0
-
-
-def solve_case(seed: int) -> tuple[object, int, int, Instance]:
-    """Solve a gap case with the cg solver; return the result and the brute-force optimum."""
-    inst, objective, free = gap_case(seed)
-    limits = {"time": 30, "cost": 40}
-    if isinstance(objective, int):
-        r = solve_joint(inst, problem=objective, solver="cg", t_star=limits["time"],
-                        b_star=limits["cost"], free_start=free)
-        p = PROBLEMS[objective]
-        f = "proc_time" if p.objective == "time" else "cost"
-        g = "proc_time" if p.constraint == "time" else "cost"
-        sides = [(lambda w, g=g: value(w, g), limits[p.constraint])]
-        sense = p.sense
-    else:
-        r = solve_joint(inst, objective, "cg", free_start=free)
-        f, sides, sense = objective, [], "min"
-    listed = [all_windows(inst, job, free_start=free) for job in inst.jobs]
-    placed, best = brute_joint(listed, lambda w: value(w, f), sense, sides)
-    return r, placed, best, inst
-
-
 def quick(monkeypatch: pytest.MonkeyPatch, levels: bool = False) -> None:
     """No search and no integer master after the root, so the close starts from the first
     incumbent; with ``levels``, no listing of every better solution and levels listed from
@@ -230,7 +207,7 @@ def test_the_enumeration_close_proves_the_brute_force_optimum(
     and then branch-and-price: every result is the brute-force optimum, proven, and its
     windows pass the joint checker."""
     quick(monkeypatch, levels)
-    r, placed, best, inst = solve_case(seed)
+    r, placed, best, inst = solve_gap_case(seed)
     assert r.status == "optimal"
     assert (len(r.info["placed"]), r.objective) == (placed, best)
     assert check_alternatives(inst, r.windows, sequential=False) == []
@@ -242,7 +219,7 @@ def test_the_enumeration_close_is_taken(levels: bool, monkeypatch: pytest.Monkey
     gap: over every better solution's windows, or below a level (escape window above it)."""
     quick(monkeypatch, levels)
     for seed in (1, 2):
-        r, _, _, _ = solve_case(seed)
+        r, _, _, _ = solve_gap_case(seed)
         assert r.info["cg"]["closed_by"] == "enumeration"
         assert ("level" in r.info["cg"] and r.info["cg"]["level"] is not None) is levels
 
@@ -257,7 +234,7 @@ def test_past_the_listing_limit_branch_and_price_closes_the_gap(
     monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
     kinds = set()
     for seed in range(20):
-        r, placed, best, _ = solve_case(seed)
+        r, placed, best, _ = solve_gap_case(seed)
         assert r.status == "optimal"
         assert (len(r.info["placed"]), r.objective) == (placed, best)
         kinds.add(r.info["cg"]["closed_by"])
