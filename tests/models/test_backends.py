@@ -129,3 +129,41 @@ def test_ctrl_c_stops_a_cpsat_solve_with_keyboardinterrupt() -> None:
     out, err = proc.communicate(timeout=HANG_GUARD_S)
     assert "returned" not in out
     assert proc.returncode != 0 and "KeyboardInterrupt" in err
+
+
+SCIP_INTERRUPTED = """
+import random
+from ortools.linear_solver import pywraplp
+from models.backends import run_interruptible
+from models.joint.cg.packing import SCIP_PARAMETERS
+solver = pywraplp.Solver.CreateSolver("SCIP")
+solver.SetSolverSpecificParametersAsString(SCIP_PARAMETERS)
+solver.EnableOutput()  # SCIP's log: its first line says the solve has begun
+rng = random.Random(1)
+xs = [solver.BoolVar("") for _ in range(400)]
+for _ in range(200):
+    row = solver.Constraint(0, 50)
+    for x in rng.sample(xs, 40):
+        row.SetCoefficient(x, rng.randint(1, 20))
+solver.Maximize(sum(rng.randint(1, 30) * x for x in xs))
+solver.SetTimeLimit(600_000)
+code = run_interruptible(solver.Solve, solver.InterruptSolve, "scip")
+print("returned", code, flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_scip_solve_with_keyboardinterrupt() -> None:
+    """SIGINT during a long SCIP solve (the joint set packing's solver) stops SCIP and raises
+    KeyboardInterrupt; the solve is never returned as a time-limited result."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SCIP_INTERRUPTED],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip()  # SCIP's first log line
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=HANG_GUARD_S)
+    assert "returned" not in out
+    assert proc.returncode != 0 and "KeyboardInterrupt" in err
