@@ -80,8 +80,16 @@ def run_cpsat(solver: Any, model: Any) -> int:
     The solve runs in a helper thread (CP-SAT releases the GIL) so that the main
     thread keeps receiving SIGINT; on KeyboardInterrupt the search is stopped
     and the interrupt re-raised, never returned as a time-limited result.
+
+    OR-Tools 9.15's presolve raises ``IndexError`` on some infeasible models (a 7-column
+    integer master of the joint column generation, tests/models/test_backends.py); such a
+    solve is repeated without presolve, which answers it.
     """
-    return run_interruptible(lambda: solver.Solve(model), solver.StopSearch, "cp-sat")
+    try:
+        return run_interruptible(lambda: solver.Solve(model), solver.StopSearch, "cp-sat")
+    except IndexError:
+        solver.parameters.cp_model_presolve = False
+        return run_interruptible(lambda: solver.Solve(model), solver.StopSearch, "cp-sat")
 
 
 def run_interruptible(solve: Callable[[], Any], stop: Callable[[], Any], name: str) -> Any:

@@ -167,3 +167,43 @@ def test_ctrl_c_stops_a_scip_solve_with_keyboardinterrupt() -> None:
     out, err = proc.communicate(timeout=HANG_GUARD_S)
     assert "returned" not in out
     assert proc.returncode != 0 and "KeyboardInterrupt" in err
+
+
+def test_a_model_whose_presolve_fails_is_solved_without_it() -> None:
+    """An infeasible 7-window integer master (a tiny joint batch, problem (6), a count of 2
+    and a value to beat) on which OR-Tools 9.15's presolve raised IndexError: run_cpsat
+    answers it, infeasible."""
+    from collections import defaultdict
+
+    from ortools.sat.python import cp_model
+
+    from models.backends import cpsat_solver, run_cpsat
+
+    windows = [  # job, tasks (node, start, end), cost, proc_time
+        (0, [("n1", 19, 21)], 6, 2),
+        (1, [("n1", 24, 26), ("n2", 24, 26), ("n4", 24, 26)], 18, 6),
+        (0, [("n4", 6, 9)], 9, 3),
+        (0, [("n4", 15, 18)], 9, 3),
+        (0, [("n3", 15, 19)], 3, 4),
+        (0, [("n3", 19, 23)], 3, 4),
+        (1, [("n3", 24, 27), ("n1", 24, 27), ("n4", 24, 27)], 20, 9),
+    ]
+    m = cp_model.CpModel()
+    b = [m.NewBoolVar(f"b{i}") for i in range(len(windows))]
+    per_job, per_node = defaultdict(list), defaultdict(list)
+    for v, (j, tasks, _, _) in zip(b, windows, strict=True):
+        per_job[j].append(v)
+        for node, start, end in tasks:
+            per_node[node].append(m.NewOptionalFixedSizeIntervalVar(start, end - start, v, ""))
+    for group in per_job.values():
+        m.AddAtMostOne(group)
+    for intervals in per_node.values():
+        m.AddNoOverlap(intervals)
+    m.Add(sum(w[2] * v for w, v in zip(windows, b, strict=True)) <= 25)
+    m.Add(sum(w[3] * v for w, v in zip(windows, b, strict=True)) <= 12)
+    m.Add(sum(b) == 2)
+    goal = sum(-w[2] * v for w, v in zip(windows, b, strict=True))
+    m.Add(goal <= -25)
+    m.Minimize(goal)
+    solver = cpsat_solver(threads=1, seed=0, time_limit=None)
+    assert run_cpsat(solver, m) == cp_model.INFEASIBLE
