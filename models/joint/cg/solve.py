@@ -86,6 +86,16 @@ LEVEL_LIMIT = 8_000
 """Windows of the first listing below a level (:func:`_deepen`); each further level doubles it."""
 
 
+def heuristic_cap(time_limit: float | None, deadline: float | None, now: float) -> float | None:
+    """Return the seconds one integer-master run inside branch-and-price may take:
+    :data:`HEURISTIC_SHARE` of the time limit, never past ``deadline`` (0.0: none left;
+    None: no limit)."""
+    if time_limit is None:
+        return None
+    cap = HEURISTIC_SHARE * time_limit
+    return cap if deadline is None else max(min(cap, deadline - now), 0.0)
+
+
 def _share(began: float, time_limit: float | None, part: float) -> float | None:
     if time_limit is None:
         return None
@@ -277,7 +287,9 @@ def _solve(
                          nodes=tree.nodes, open=tree.open)
 
         def improve(columns: Sequence[Column], hint: Sequence[Column]) -> list[Column] | None:
-            cap = None if time_limit is None else HEURISTIC_SHARE * time_limit
+            cap = heuristic_cap(time_limit, deadline, _clock.perf_counter())
+            if cap == 0.0:
+                return None
             value = sum(sign * c.metric(metric) for c in hint)
             return integer_master(J, _kept(columns, spaces, base), metric, sign, sides,
                                   count=P, hint=hint, time_limit=cap, threads=threads,
