@@ -33,9 +33,8 @@ def violations(text: str) -> list[str]:
             found.append(f"{no}: a timeout other than the hang guard HANG_GUARD_S")
         if SIGNAL.search(code) and any("time.sleep(" in x for x in lines[max(0, no - 4) : no - 1]):
             found.append(f"{no}: a signal sent after a fixed sleep")
-    if re.search(r"(send_signal|killpg)\([^)]*SIGINT", text) and not re.search(
-        r"preexec_fn=|default_int_handler", text
-    ):
+    sends = len(re.findall(r"(send_signal|killpg)\([^)]*SIGINT", text))
+    if sends > len(re.findall(r"preexec_fn=|default_int_handler", text)):
         found.append("0: SIGINT to a child that may ignore it (reset it in preexec_fn)")
     return found
 
@@ -50,6 +49,9 @@ def violations(text: str) -> list[str]:
         ("run(argv, timeout=budget)", "other than the hang guard"),  # a budget in a variable
         ("time.sleep(0.08)\nproc.send_signal(signal.SIGINT)", "after a fixed sleep"),  # a race
         ("proc.send_signal(signal.SIGINT)", "may ignore it"),  # inherited SIG_IGN: no effect
+        # two children get SIGINT and only one of them resets it
+        ("signal.default_int_handler\na.send_signal(signal.SIGINT)\nb.send_signal(signal.SIGINT)",
+         "may ignore it"),
     ],
 )
 def test_the_rules_catch_each_breach(text: str, rule: str) -> None:

@@ -132,7 +132,8 @@ def test_ctrl_c_stops_a_cpsat_solve_with_keyboardinterrupt() -> None:
 
 
 SCIP_INTERRUPTED = """
-import random
+import random, signal
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a background suite ignores SIGINT
 from ortools.linear_solver import pywraplp
 from models.backends import run_interruptible
 from models.joint.cg.packing import SCIP_PARAMETERS
