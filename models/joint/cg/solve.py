@@ -17,24 +17,18 @@ from __future__ import annotations
 import math
 import time as _clock
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from ortools.sat.python import cp_model
-
-from models.backends import cpsat_status, run_cpsat
 from models.joint.cg.branch import Tree, branch_and_price
+from models.joint.cg.close import Closing, deepen, listing, pack
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
+from models.joint.cg.compact import close_compact
 from models.joint.cg.duals import MARGIN, Duals, round_up
-from models.joint.cg.enumeration import count_below
 from models.joint.cg.fixing import allowed_options, allowed_starts
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
 from models.joint.cg.master import Master
-from models.joint.cg.node import overlap_free
-from models.joint.cg.packing import available as packing_available
-from models.joint.cg.packing import solve_packing
 from models.joint.cg.pricing import Prices, price
 from models.joint.cg.restrict import Limits, compatible
 from models.joint.cpsat import JointModel
@@ -63,15 +57,9 @@ CLOSE = "enumerate"
 """How the gap left by the root LP is closed: ``enumerate`` (every window that a better
 solution may use is listed, :mod:`models.joint.cg.enumeration`, and the set-packing problem
 over them solved by SCIP, :mod:`models.joint.cg.packing`; branch-and-price when there are
-more than :data:`LISTING_LIMIT`), ``branch`` (branch-and-price,
+more than :data:`models.joint.cg.close.LISTING_LIMIT`), ``branch`` (branch-and-price,
 :mod:`models.joint.cg.branch`) or ``compact`` (the compact CP-SAT model restricted by
 reduced-cost fixing); docs/benchmarks.md compares them."""
-
-LISTING_LIMIT = 25_000
-"""Most windows the ``enumerate`` close lists to prove the incumbent or find the optimum; past
-it, a bound is sought from smaller listings (:data:`LEVEL_LIMIT`), then by branch-and-price.
-Measured on css2015 batches (docs/benchmarks.md): SCIP solved listings of 10,000–25,000
-windows in 3–35 s, and those of 33,000–40,000 not within 30 s."""
 
 EARLY_LIMIT = 8_000
 """Listing limit before the large-neighbourhood search: a listing this small goes to SCIP at
@@ -81,10 +69,6 @@ shrinks it (css2015 seed 3, problem (8): 21,700 windows before the search, 14,70
 TREE_SHARE = 0.05
 """Least share of the time limit left for branch-and-price to start after the levels: its
 root node alone takes seconds on css2015 batches, so less would only overrun the limit."""
-
-LEVEL_LIMIT = 8_000
-"""Windows of the first listing below a level (:func:`_deepen`); each further level doubles it."""
-
 
 def heuristic_cap(time_limit: float | None, deadline: float | None, now: float) -> float | None:
     """Return the seconds one integer-master run inside branch-and-price may take:
@@ -256,10 +240,10 @@ def _solve(
             inc, best = found, sum(sign * c.metric(metric) for c in found)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
-    closing = _Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track)
+    closing = Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track)
     listed = None
     if CLOSE == "enumerate" and low is not None and best > low:
-        listed = _listing(closing, best - gen.bound, EARLY_LIMIT)
+        listed = listing(closing, best - gen.bound, EARLY_LIMIT)
     if listed is None and LNS_SHARE and (low is None or best > low):
         track.update(stage="neighbourhood search", incumbent=best)
         search = lns(spaces, inc, metric, sign, sides, free_start=free_start, seed=seed,
@@ -308,7 +292,7 @@ def _solve(
         return found.columns, found.best, min(max(low, found.low), found.best)
 
     if listed is None and CLOSE == "enumerate" and low is not None and best > low:
-        listed = _listing(closing, best - gen.bound)
+        listed = listing(closing, best - gen.bound)
     solution = _placement(inc)
     if low is not None and best <= low:
         stats["closed_by"] = stats["closed_by"] or "cg"
@@ -319,16 +303,16 @@ def _solve(
         stats["fixed_starts"] = sum(hi - lo + 1 for _, spans, _ in fixed for lo, hi in spans)
         stats["fixed_options"] = sum(len(options) for _, _, options in fixed)
         track.update(stage="compact model", incumbent=best)
-        solution, best, low = _close(jm, goal, sign, P, low, (solution, best), fixed, began,
-                                     time_limit, threads, seed, stats)
+        solution, best, low = close_compact(jm, goal, sign, P, low, (solution, best), fixed,
+                                            began, time_limit, threads, seed, stats)
     else:
         if listed is not None:  # every window of a better solution is listed
             stats["listed"] = len(listed[0])
             track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
-            inc, best, low = _pack(closing, listed, inc, best, low, None, end)
+            inc, best, low = pack(closing, listed, inc, best, low, None, end)
             solution = _placement(inc)
         elif CLOSE == "enumerate":  # a bound from the largest listing within the limit
-            inc, best, low = _deepen(closing, inc, best, low, end)
+            inc, best, low = deepen(closing, inc, best, low, end)
             solution = _placement(inc)
             for col in inc:
                 m2.add(col)
@@ -342,131 +326,6 @@ def _solve(
                stage2="optimal" if proven else "feasible", status="optimal" if proven else
                "feasible")
     return out
-
-
-@dataclass
-class _Closing:
-    """What the enumeration close needs of the batch: job spaces, the root generation (bound
-    and duals), the objective, side rows, placed count, start rule, seed, statistics and the
-    progress line."""
-
-    spaces: Sequence[JobSpace]
-    gen: Generation
-    metric: str
-    sign: int
-    sides: Sequence[tuple[str, int]]
-    count: int
-    free_start: bool
-    seed: int
-    stats: dict[str, Any]
-    track: SearchProgress
-
-
-def _listing(
-    c: _Closing, gap: float, limit: int | None = None
-) -> tuple[list[Column], list[int]] | None:
-    """Return every window that a solution of value ≤ L + ``gap`` may use (L the bound of
-    the root generation; reduced-cost reasoning of :mod:`models.joint.cg.fixing`) and the
-    jobs such a solution must place; None past ``limit`` windows (default
-    :data:`LISTING_LIMIT`) or without SCIP."""
-    gen = c.gen
-    assert gen.duals is not None and gen.values is not None
-    if not packing_available():
-        return None
-    duals = gen.duals
-    gap += MARGIN * max(1.0, abs(gen.bound))
-    thresholds: list[float | None] = []
-    must = []
-    for j, v in enumerate(gen.values):
-        low = None if v is None else min(0.0, v - duals.mu)
-        thresholds.append(None if low is None else duals.mu + low + gap)
-        if low is not None and gap + low < 0:  # leaving j out would cost more than the gap
-            must.append(j)
-    found = count_below(c.spaces, duals.form, duals.prices, thresholds,
-                        free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit)
-    if found is None:
-        return None
-    columns = [Column.build(j, c.spaces[j], T, chosen)
-               for j, listed in enumerate(found) for _, T, chosen in listed]
-    return columns, must
-
-
-def _pack(
-    c: _Closing,
-    listed: tuple[list[Column], list[int]],
-    incumbent: Sequence[Column],
-    best: int,
-    low: int,
-    escape: int | None,
-    deadline: float | None,
-) -> tuple[list[Column], int, int]:
-    """Solve the set-packing problem over the listed windows; return the best solution, its
-    ``sign``-value and the proven bound.
-
-    Without ``escape`` the listing holds every window of a solution of value ≤ ``best``
-    and SCIP starts from the incumbent: its optimum is the joint optimum and its bound, at
-    most ``best``, bounds the joint problem. With ``escape`` = ⌊L + g⌋ + 1 the listing holds
-    every window of a solution of value ≤ L + g, and the escape window stands for all
-    others: an optimum that takes it proves the bound ``escape``; one that does not is the
-    joint optimum; a stopped solve bounds the joint problem by its own bound."""
-    columns, must = listed
-    keys = {col.key for col in columns}
-    if escape is None:  # only a float margin could leave one out
-        columns = columns + [col for col in incumbent if col.key not in keys]
-    pack = solve_packing(len(c.spaces), columns, c.metric, c.sign, c.sides, count=c.count,
-                         must=must, hint=incumbent if escape is None else (), escape=escape,
-                         deadline=deadline, seed=c.seed)
-    inc = list(incumbent)
-    chosen = pack.columns
-    if pack.value is None or (not pack.escaped and not (
-            len({col.j for col in chosen}) == len(chosen) == c.count
-            and overlap_free(chosen))):
-        return inc, best, low  # nothing found, or rows broken (never met: SCIP is exact)
-    if not pack.escaped and pack.value < best:
-        inc, best = chosen, pack.value
-    if pack.status == "optimal" and not pack.escaped and pack.value <= best:
-        c.stats["closed_by"] = "enumeration"
-        return inc, best, best
-    if pack.status == "optimal" and pack.escaped:
-        return inc, best, min(max(low, pack.value), best)
-    if pack.bound is not None and math.isfinite(pack.bound):
-        return inc, best, min(max(low, round_up(pack.bound)), best)
-    return inc, best, low
-
-
-def _deepen(
-    c: _Closing, incumbent: Sequence[Column], best: int, low: int, deadline: float | None
-) -> tuple[list[Column], int, int]:
-    """When the windows of every better solution are too many to list, raise the bound level
-    by level: list the windows of the solutions worth at most ``level``, the largest level
-    whose listing stays within the limit (bisection), and solve their set packing with an
-    escape window worth ``level + 1`` (:func:`_pack`); while SCIP proves each level, double
-    the limit (up to :data:`LISTING_LIMIT`) if the time left is at least twice what the
-    last level took. Return the best solution, its value and the bound."""
-    inc, limit, L, took = list(incumbent), LEVEL_LIMIT, c.gen.bound, 0.0
-    while low < best and (deadline is None or deadline - _clock.perf_counter() > 2 * took):
-        began = _clock.perf_counter()
-        lo, hi = low - 1, best - 1  # no solution is worth lo; best - 1's listing is too large
-        chosen: tuple[int, tuple[list[Column], list[int]]] | None = None
-        while lo < hi and (deadline is None or _clock.perf_counter() < deadline):
-            level = (lo + hi + 1) // 2
-            listed = _listing(c, level - L, limit)
-            if listed is None:
-                hi = level - 1
-            else:
-                chosen, lo = (level, listed), level
-        if chosen is None:
-            break
-        level, listed = chosen
-        c.stats["listed"], c.stats["level"] = len(listed[0]), c.sign * level
-        c.track.update(stage=f"set packing of {len(listed[0])} windows below "
-                       f"{c.sign * (level + 1)}", incumbent=best, bound=low)
-        before = low
-        inc, best, low = _pack(c, listed, inc, best, low, level + 1, deadline)
-        if low <= level or low == before or level + 1 >= best or limit >= LISTING_LIMIT:
-            break  # not proven, nothing left to prove, or as large as SCIP can take
-        limit, took = min(2 * limit, LISTING_LIMIT), _clock.perf_counter() - began
-    return inc, best, low
 
 
 def differenced(form: Linear) -> bool:
@@ -519,63 +378,3 @@ def _restrictions(
         options = allowed_options(sp, form, prices, mu + m + slack, free_start)
         out.append((slack + m < 0, spans, options))
     return out
-
-
-def _close(
-    jm: JointModel,
-    goal: Any,
-    sign: int,
-    count: int,
-    low: int | None,
-    incumbent: tuple[dict[int, tuple[int, list[int]]], int],
-    fixed: Sequence[tuple[bool, list[tuple[int, int]], set[int]]],
-    began: float,
-    time_limit: float | None,
-    threads: int,
-    seed: int,
-    stats: dict[str, Any],
-) -> tuple[dict[int, tuple[int, list[int]]], int, int | None]:
-    """Search the compact model for a solution better than the incumbent, with the count
-    fixed, ``low ≤ sign·goal ≤ U − 1`` and the starts of ``fixed``; return the best
-    solution, its ``sign``-value and the proven bound (infeasible: the incumbent is optimal).
-    """
-    from models.joint.lexicographic import _solver
-
-    solution, best = incumbent
-    if any(must and not spans for must, spans, _ in fixed):
-        stats["closed_by"] = "fixing"
-        return solution, best, best
-    m = jm.model
-    m.Add(sum(jm.placed) == count)
-    if low is not None:
-        m.Add(sign * goal >= low)
-    m.Add(sign * goal <= best - 1)
-    for placed, T, y, (must, spans, options) in zip(jm.placed, jm.T, jm.y, fixed, strict=True):
-        if not spans:
-            m.Add(placed == 0)
-            continue
-        if must:
-            m.Add(placed == 1)
-        for k, v in enumerate(y):
-            if k not in options:
-                m.Add(v == 0)
-        domain = cp_model.Domain.FromIntervals([list(span) for span in spans])
-        m.AddLinearExpressionInDomain(T, domain).OnlyEnforceIf(placed)
-    m.ClearHints()
-    m.Minimize(sign * goal)
-    left = None
-    if time_limit is not None:
-        left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
-    solver = _solver(left, threads, seed)
-    status = cpsat_status(run_cpsat(solver, m))
-    if status == "infeasible":  # nothing better than the incumbent exists
-        stats["closed_by"] = "compact"
-        return solution, best, best
-    if status == "optimal":
-        stats["closed_by"] = "compact"
-    raw = solver.BestObjectiveBound()
-    if status in ("optimal", "feasible") and math.isfinite(raw):
-        low = round_up(raw) if low is None else max(low, round_up(raw))
-    if status in ("optimal", "feasible"):
-        return jm.solution(solver), round(solver.ObjectiveValue()), low
-    return solution, best, low

@@ -1,0 +1,159 @@
+"""The enumeration close of the ``cg`` solver (docs/exact-models.md, "Closing the gap by
+enumeration"): every window that a solution better than the incumbent may use is listed from
+the root duals (:mod:`models.joint.cg.enumeration`; reduced-cost reasoning as in route
+enumeration, Baldacci, Christofides & Mingozzi 2008) and their set packing is solved by SCIP
+(:mod:`models.joint.cg.packing`; Achterberg 2009); when they are too many, the bound is raised
+level by level, each listing closed by an escape window.
+"""
+
+from __future__ import annotations
+
+import math
+import time as _clock
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from models.joint.cg.column import Column
+from models.joint.cg.duals import MARGIN, round_up
+from models.joint.cg.enumeration import count_below
+from models.joint.cg.generate import Generation
+from models.joint.cg.node import overlap_free
+from models.joint.cg.packing import available as packing_available
+from models.joint.cg.packing import solve_packing
+from models.joint.space import JobSpace
+from models.progress import SearchProgress
+
+LISTING_LIMIT = 25_000
+"""Most windows the ``enumerate`` close lists to prove the incumbent or find the optimum; past
+it, a bound is sought from smaller listings (:data:`LEVEL_LIMIT`), then by branch-and-price.
+Measured on css2015 batches (docs/benchmarks.md): SCIP solved listings of 10,000–25,000
+windows in 3–35 s, and those of 33,000–40,000 not within 30 s."""
+
+LEVEL_LIMIT = 8_000
+"""Windows of the first listing below a level (:func:`deepen`); each further level doubles it."""
+
+
+@dataclass
+class Closing:
+    """What the enumeration close needs of the batch: job spaces, the root generation (bound
+    and duals), the objective, side rows, placed count, start rule, seed, statistics and the
+    progress line."""
+
+    spaces: Sequence[JobSpace]
+    gen: Generation
+    metric: str
+    sign: int
+    sides: Sequence[tuple[str, int]]
+    count: int
+    free_start: bool
+    seed: int
+    stats: dict[str, Any]
+    track: SearchProgress
+
+
+def listing(
+    c: Closing, gap: float, limit: int | None = None
+) -> tuple[list[Column], list[int]] | None:
+    """Return every window that a solution of value ≤ L + ``gap`` may use (L the bound of
+    the root generation; reduced-cost reasoning of :mod:`models.joint.cg.fixing`) and the
+    jobs such a solution must place; None past ``limit`` windows (default
+    :data:`LISTING_LIMIT`) or without SCIP."""
+    gen = c.gen
+    assert gen.duals is not None and gen.values is not None
+    if not packing_available():
+        return None
+    duals = gen.duals
+    gap += MARGIN * max(1.0, abs(gen.bound))
+    thresholds: list[float | None] = []
+    must = []
+    for j, v in enumerate(gen.values):
+        low = None if v is None else min(0.0, v - duals.mu)
+        thresholds.append(None if low is None else duals.mu + low + gap)
+        if low is not None and gap + low < 0:  # leaving j out would cost more than the gap
+            must.append(j)
+    found = count_below(c.spaces, duals.form, duals.prices, thresholds,
+                        free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit)
+    if found is None:
+        return None
+    columns = [Column.build(j, c.spaces[j], T, chosen)
+               for j, listed in enumerate(found) for _, T, chosen in listed]
+    return columns, must
+
+
+def pack(
+    c: Closing,
+    listed: tuple[list[Column], list[int]],
+    incumbent: Sequence[Column],
+    best: int,
+    low: int,
+    escape: int | None,
+    deadline: float | None,
+) -> tuple[list[Column], int, int]:
+    """Solve the set-packing problem over the listed windows; return the best solution, its
+    ``sign``-value and the proven bound.
+
+    Without ``escape`` the listing holds every window of a solution of value ≤ ``best``
+    and SCIP starts from the incumbent: its optimum is the joint optimum and its bound, at
+    most ``best``, bounds the joint problem. With ``escape`` = ⌊L + g⌋ + 1 the listing holds
+    every window of a solution of value ≤ L + g, and the escape window stands for all
+    others: an optimum that takes it proves the bound ``escape``; one that does not is the
+    joint optimum; a stopped solve bounds the joint problem by its own bound."""
+    columns, must = listed
+    keys = {col.key for col in columns}
+    if escape is None:  # only a float margin could leave one out
+        columns = columns + [col for col in incumbent if col.key not in keys]
+    pack = solve_packing(len(c.spaces), columns, c.metric, c.sign, c.sides, count=c.count,
+                         must=must, hint=incumbent if escape is None else (), escape=escape,
+                         deadline=deadline, seed=c.seed)
+    inc = list(incumbent)
+    chosen = pack.columns
+    if pack.value is None or (not pack.escaped and not (
+            len({col.j for col in chosen}) == len(chosen) == c.count
+            and overlap_free(chosen))):
+        return inc, best, low  # nothing found, or rows broken (never met: SCIP is exact)
+    if not pack.escaped and pack.value < best:
+        inc, best = chosen, pack.value
+    if pack.status == "optimal" and not pack.escaped and pack.value <= best:
+        c.stats["closed_by"] = "enumeration"
+        return inc, best, best
+    if pack.status == "optimal" and pack.escaped:
+        return inc, best, min(max(low, pack.value), best)
+    if pack.bound is not None and math.isfinite(pack.bound):
+        return inc, best, min(max(low, round_up(pack.bound)), best)
+    return inc, best, low
+
+
+def deepen(
+    c: Closing, incumbent: Sequence[Column], best: int, low: int, deadline: float | None
+) -> tuple[list[Column], int, int]:
+    """When the windows of every better solution are too many to list, raise the bound level
+    by level: list the windows of the solutions worth at most ``level``, the largest level
+    whose listing stays within the limit (bisection), and solve their set packing with an
+    escape window worth ``level + 1`` (:func:`pack`); while SCIP proves each level, double
+    the limit (up to :data:`LISTING_LIMIT`) if the time left is at least twice what the
+    last level took. Return the best solution, its value and the bound."""
+    inc, limit, L, took = list(incumbent), LEVEL_LIMIT, c.gen.bound, 0.0
+    while low < best and (deadline is None or deadline - _clock.perf_counter() > 2 * took):
+        began = _clock.perf_counter()
+        lo, hi = low - 1, best - 1  # no solution is worth lo; best - 1's listing is too large
+        chosen: tuple[int, tuple[list[Column], list[int]]] | None = None
+        while lo < hi and (deadline is None or _clock.perf_counter() < deadline):
+            level = (lo + hi + 1) // 2
+            listed = listing(c, level - L, limit)
+            if listed is None:
+                hi = level - 1
+            else:
+                chosen, lo = (level, listed), level
+        if chosen is None:
+            break
+        level, listed = chosen
+        c.stats["listed"], c.stats["level"] = len(listed[0]), c.sign * level
+        c.track.update(stage=f"set packing of {len(listed[0])} windows below "
+                       f"{c.sign * (level + 1)}", incumbent=best, bound=low)
+        before = low
+        inc, best, low = pack(c, listed, inc, best, low, level + 1, deadline)
+        if low <= level or low == before or level + 1 >= best or limit >= LISTING_LIMIT:
+            break  # not proven, nothing left to prove, or as large as SCIP can take
+        limit, took = min(2 * limit, LISTING_LIMIT), _clock.perf_counter() - began
+    return inc, best, low

@@ -1,0 +1,78 @@
+"""The ``compact`` close of the ``cg`` solver (docs/exact-models.md): the compact CP-SAT model
+of :mod:`models.joint.cpsat`, its count fixed, its objective bounded below by the column
+generation bound and above by the incumbent, and the starts and options of each job
+restricted by reduced-cost fixing (:mod:`models.joint.cg.fixing`).
+"""
+
+from __future__ import annotations
+
+import math
+import time as _clock
+from collections.abc import Sequence
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from models.backends import cpsat_status, run_cpsat
+from models.joint.cg.duals import round_up
+from models.joint.cpsat import JointModel
+
+
+def close_compact(
+    jm: JointModel,
+    goal: Any,
+    sign: int,
+    count: int,
+    low: int | None,
+    incumbent: tuple[dict[int, tuple[int, list[int]]], int],
+    fixed: Sequence[tuple[bool, list[tuple[int, int]], set[int]]],
+    began: float,
+    time_limit: float | None,
+    threads: int,
+    seed: int,
+    stats: dict[str, Any],
+) -> tuple[dict[int, tuple[int, list[int]]], int, int | None]:
+    """Search the compact model for a solution better than the incumbent, with the count
+    fixed, ``low ≤ sign·goal ≤ U − 1`` and the starts of ``fixed``; return the best
+    solution, its ``sign``-value and the proven bound (infeasible: the incumbent is optimal).
+    """
+    from models.joint.lexicographic import _solver
+
+    solution, best = incumbent
+    if any(must and not spans for must, spans, _ in fixed):
+        stats["closed_by"] = "fixing"
+        return solution, best, best
+    m = jm.model
+    m.Add(sum(jm.placed) == count)
+    if low is not None:
+        m.Add(sign * goal >= low)
+    m.Add(sign * goal <= best - 1)
+    for placed, T, y, (must, spans, options) in zip(jm.placed, jm.T, jm.y, fixed, strict=True):
+        if not spans:
+            m.Add(placed == 0)
+            continue
+        if must:
+            m.Add(placed == 1)
+        for k, v in enumerate(y):
+            if k not in options:
+                m.Add(v == 0)
+        domain = cp_model.Domain.FromIntervals([list(span) for span in spans])
+        m.AddLinearExpressionInDomain(T, domain).OnlyEnforceIf(placed)
+    m.ClearHints()
+    m.Minimize(sign * goal)
+    left = None
+    if time_limit is not None:
+        left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
+    solver = _solver(left, threads, seed)
+    status = cpsat_status(run_cpsat(solver, m))
+    if status == "infeasible":  # nothing better than the incumbent exists
+        stats["closed_by"] = "compact"
+        return solution, best, best
+    if status == "optimal":
+        stats["closed_by"] = "compact"
+    raw = solver.BestObjectiveBound()
+    if status in ("optimal", "feasible") and math.isfinite(raw):
+        low = round_up(raw) if low is None else max(low, round_up(raw))
+    if status in ("optimal", "feasible"):
+        return jm.solution(solver), round(solver.ObjectiveValue()), low
+    return solution, best, low
