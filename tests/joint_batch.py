@@ -5,7 +5,7 @@ seeded with AMP's first alternatives (disjoint, so a feasible start at any count
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from instances import Instance, generate
@@ -14,6 +14,7 @@ from models.joint.cg.column import Column, Linear
 from models.joint.cg.master import Master
 from models.joint.space import JobSpace
 from planner import find_alternatives
+from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
 
@@ -63,3 +64,16 @@ def solve_gap_case(seed: int) -> tuple[Any, int, int, Instance]:
     windows = [all_windows(inst, job, free_start=free) for job in inst.jobs]
     placed, best = brute_joint(windows, lambda w: value(w, f), sense, sides)
     return r, placed, best, inst
+
+
+def closed_gap_cases(seeds: Iterable[int]) -> set[str | None]:
+    """Solve the gap cases of ``seeds``; assert each result is the brute-force optimum, proven,
+    with windows that pass the joint checker; return what closed each gap (``closed_by``)."""
+    kinds = set()
+    for seed in seeds:
+        r, placed, best, inst = solve_gap_case(seed)
+        assert r.status == "optimal"
+        assert (len(r.info["placed"]), r.objective) == (placed, best)
+        assert check_alternatives(inst, r.windows, sequential=False) == []
+        kinds.add(r.info["cg"]["closed_by"])
+    return kinds

@@ -18,7 +18,7 @@ from models.joint.cg.packing import Packing, available
 from models.joint.cg.pricing import Prices
 from models.joint.space import JobSpace
 from models.progress import SearchProgress
-from tests.joint_batch import solve_gap_case
+from tests.joint_batch import closed_gap_cases, solve_gap_case
 from validation import check_alternatives
 
 pytestmark = pytest.mark.skipif(not available(), reason="this OR-Tools build has no SCIP")
@@ -161,10 +161,5 @@ def test_past_the_listing_limit_branch_and_price_closes_the_gap(
         monkeypatch.setattr(module, name, 0)
     monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
     monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
-    kinds = set()
-    for seed in range(20):
-        r, placed, best, _ = solve_gap_case(seed)
-        assert r.status == "optimal"
-        assert (len(r.info["placed"]), r.objective) == (placed, best)
-        kinds.add(r.info["cg"]["closed_by"])
+    kinds = closed_gap_cases(range(20))
     assert "enumeration" not in kinds and "branch-and-price" in kinds

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from models.joint.cg import solve as cg_solve
-from tests.joint_batch import solve_gap_case
-from validation import check_alternatives
+from tests.joint_batch import closed_gap_cases
 
 
 def test_the_compact_close_proves_the_brute_force_optimum(
@@ -19,11 +18,4 @@ def test_the_compact_close_proves_the_brute_force_optimum(
     monkeypatch.setattr(cg_solve, "CLOSE", "compact")
     monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
     monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
-    kinds = set()
-    for seed in range(20):
-        r, placed, best, inst = solve_gap_case(seed)
-        assert r.status == "optimal"
-        assert (len(r.info["placed"]), r.objective) == (placed, best)
-        assert check_alternatives(inst, r.windows, sequential=False) == []
-        kinds.add(r.info["cg"]["closed_by"])
-    assert kinds & {"compact", "fixing"}
+    assert closed_gap_cases(range(20)) & {"compact", "fixing"}
