@@ -17,6 +17,7 @@ from typing import Any
 from models.joint.cg.column import Column
 from models.joint.cg.duals import MARGIN, round_up
 from models.joint.cg.enumeration import count_below
+from models.joint.cg.fixing import job_thresholds
 from models.joint.cg.generate import Generation
 from models.joint.cg.node import overlap_free
 from models.joint.cg.packing import available as packing_available
@@ -64,14 +65,9 @@ def listing(
     if not packing_available():
         return None
     duals = gen.duals
-    gap += MARGIN * max(1.0, abs(gen.bound))
-    thresholds: list[float | None] = []
-    must = []
-    for j, v in enumerate(gen.values):
-        low = None if v is None else min(0.0, v - duals.mu)
-        thresholds.append(None if low is None else duals.mu + low + gap)
-        if low is not None and gap + low < 0:  # leaving j out would cost more than the gap
-            must.append(j)
+    jobs = job_thresholds(gen.values, duals.mu, gap + MARGIN * max(1.0, abs(gen.bound)))
+    thresholds = [None if job is None else job[0] for job in jobs]
+    must = [j for j, job in enumerate(jobs) if job is not None and job[1]]
     found = count_below(c.spaces, duals.form, duals.prices, thresholds,
                         free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit)
     if found is None:
@@ -103,24 +99,24 @@ def pack(
     keys = {col.key for col in columns}
     if escape is None:  # only a float margin could leave one out
         columns = columns + [col for col in incumbent if col.key not in keys]
-    pack = solve_packing(len(c.spaces), columns, c.metric, c.sign, c.sides, count=c.count,
-                         must=must, hint=incumbent if escape is None else (), escape=escape,
-                         deadline=deadline, seed=c.seed)
+    got = solve_packing(len(c.spaces), columns, c.metric, c.sign, c.sides, count=c.count,
+                        must=must, hint=incumbent if escape is None else (), escape=escape,
+                        deadline=deadline, seed=c.seed)
     inc = list(incumbent)
-    chosen = pack.columns
-    if pack.value is None or (not pack.escaped and not (
+    chosen = got.columns
+    if got.value is None or (not got.escaped and not (
             len({col.j for col in chosen}) == len(chosen) == c.count
             and overlap_free(chosen))):
         return inc, best, low  # nothing found, or rows broken (never met: SCIP is exact)
-    if not pack.escaped and pack.value < best:
-        inc, best = chosen, pack.value
-    if pack.status == "optimal" and not pack.escaped and pack.value <= best:
+    if not got.escaped and got.value < best:
+        inc, best = chosen, got.value
+    if got.status == "optimal" and not got.escaped and got.value <= best:
         c.stats["closed_by"] = "enumeration"
         return inc, best, best
-    if pack.status == "optimal" and pack.escaped:
-        return inc, best, min(max(low, pack.value), best)
-    if pack.bound is not None and math.isfinite(pack.bound):
-        return inc, best, min(max(low, round_up(pack.bound)), best)
+    if got.status == "optimal" and got.escaped:
+        return inc, best, min(max(low, got.value), best)
+    if got.bound is not None and math.isfinite(got.bound):
+        return inc, best, min(max(low, round_up(got.bound)), best)
     return inc, best, low
 
 

@@ -74,8 +74,6 @@ def _level(
     n = sp.n
     if free_start:
         T = g.breakpoints("left")
-        if not len(T):
-            return
         final = int((g.e - g.d).max())
         ends = np.append(T[1:] - 1, final)
     else:

@@ -13,11 +13,26 @@ a_T), so the allowed starts are a union of integer intervals, computed exactly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from models.joint.cg.column import Linear
 from models.joint.cg.pricing import Prices, blocks, candidate_starts
 from models.joint.space import JobSpace
+
+
+def job_thresholds(
+    values: Sequence[float | None], mu: float, slack: float
+) -> list[tuple[float, bool] | None]:
+    """Return per job (the priced value its window may have, whether it must be placed) in a
+    solution within ``slack`` = G of the bound, from each job's least priced value v*_j
+    (None: the job has no window, and gets None)."""
+    out: list[tuple[float, bool] | None] = []
+    for v in values:
+        m = None if v is None else min(0.0, v - mu)
+        out.append(None if m is None else (mu + m + slack, slack + m < 0))
+    return out
 
 
 def allowed_options(

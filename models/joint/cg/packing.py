@@ -13,6 +13,7 @@ Ctrl-C interrupts SCIP and raises ``KeyboardInterrupt`` as the CP-SAT solves do.
 from __future__ import annotations
 
 import bisect
+import functools
 import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
@@ -59,8 +60,9 @@ class Packing:
     escaped: bool = False
 
 
+@functools.cache
 def available() -> bool:
-    """Return whether this OR-Tools build has SCIP."""
+    """Return whether this OR-Tools build has SCIP (asked once per process)."""
     return pywraplp.Solver.CreateSolver("SCIP") is not None
 
 
@@ -85,7 +87,8 @@ def solve_packing(
     solution. ``escape``: add an *escape window* worth ``escape`` that stands for every
     solution outside the listing (it fills the count and the must rows alone and uses no
     node), the starting solution when there is no hint; an optimum that takes it proves
-    that no listed solution is worth less. ``time_limit`` in seconds (None: none).
+    that no listed solution is worth less. ``deadline``: a ``time.perf_counter()`` value
+    SCIP stops at (None: no limit).
     """
     solver = pywraplp.Solver.CreateSolver("SCIP")
     if solver is None:

@@ -24,7 +24,7 @@ from models.joint.cg.close import Closing, deepen, listing, pack
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.compact import close_compact
 from models.joint.cg.duals import MARGIN, Duals, round_up
-from models.joint.cg.fixing import allowed_options, allowed_starts
+from models.joint.cg.fixing import allowed_options, allowed_starts, job_thresholds
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
@@ -369,12 +369,12 @@ def _restrictions(
     form, prices, mu, values = gen.duals.form, gen.duals.prices, gen.duals.mu, gen.values
     slack = best - 1 - gen.bound + MARGIN * max(1.0, abs(gen.bound))
     out = []
-    for sp, v in zip(spaces, values, strict=True):
-        if v is None:
+    for sp, job in zip(spaces, job_thresholds(values, mu, slack), strict=True):
+        if job is None:
             out.append((False, [], set()))
             continue
-        m = min(0.0, v - mu)
-        spans = allowed_starts(sp, form, prices, mu + m + slack, free_start)
-        options = allowed_options(sp, form, prices, mu + m + slack, free_start)
-        out.append((slack + m < 0, spans, options))
+        threshold, must = job
+        spans = allowed_starts(sp, form, prices, threshold, free_start)
+        options = allowed_options(sp, form, prices, threshold, free_start)
+        out.append((must, spans, options))
     return out
