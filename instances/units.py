@@ -41,6 +41,16 @@ def _near_integer(x: float) -> bool:
     return not math.isfinite(x) or abs(x - round(x)) <= _MARGIN * max(1.0, abs(x))
 
 
+@lru_cache(maxsize=65536)
+def _ceil_quotient(a: float, b: float) -> int:
+    return math.ceil(exact(a) / exact(b))
+
+
+@lru_cache(maxsize=65536)
+def _ceil_product(a: float, b: int) -> int:
+    return math.ceil(exact(a) * b)
+
+
 def duration(volume: float, performance: float) -> int:
     """Return the run time, in integer quanta, of volume V on a node of performance p.
 
@@ -49,7 +59,7 @@ def duration(volume: float, performance: float) -> int:
     volume takes at least one quantum.
     """
     q = volume / performance
-    quanta = math.ceil(exact(volume) / exact(performance) if _near_integer(q) else q)
+    quanta = _ceil_quotient(volume, performance) if _near_integer(q) else math.ceil(q)
     return max(quanta, 1) if volume > 0 else quanta
 
 
@@ -60,9 +70,7 @@ def cost(price: float, quanta: int) -> int:
     0.1 · 30 costs 3, 1.1 · 100 costs 110.
     """
     x = price * quanta
-    if _near_integer(x):
-        return math.ceil(exact(price) * quanta)
-    return math.ceil(x)
+    return _ceil_product(price, quanta) if _near_integer(x) else math.ceil(x)
 
 
 def budget_from_price(max_price: float, volume: float, nodes: int) -> int:
