@@ -15,7 +15,7 @@ planner's ``solve --json`` on the same files, and classifies every job:
 Usage::
 
     python benchmarks/independent/compare.py [--jobs 10000] [--algorithms amp,alp,...]
-        [--program "java -cp examples/verify Amp"] [--seed 0] [--show 5] [--keep DIR]
+        [--program "java -cp /tmp/amp Amp"] [--seed 0] [--show 5] [--keep DIR]
 
 ``--program`` replaces the independent program of a single algorithm with
 any command (the instance paths are appended), e.g. the Java AMP of
