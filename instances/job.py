@@ -17,7 +17,7 @@ from instances.limits import (
     VOLUME_MAX,
 )
 from instances.node import AttributeValue, Node
-from instances.units import budget_from_price
+from instances.units import budget_from_price, price_cap
 
 
 @dataclass(frozen=True)
@@ -122,13 +122,12 @@ class Job:
 
         ``max_price`` when given; else the budget shared evenly over the
         job's n tasks of V quanta, C = S / (V · n) (Toporkov et al. 2011 §4: a window
-        total of 30 on three nodes is a cap of 10 per slot); else None.
+        total of 30 on three nodes is a cap of 10 per slot); else None. A float,
+        for display: ALP compares prices with the exact value
+        (:func:`instances.units.price_cap`).
         """
-        if self.max_price is not None:
-            return self.max_price
-        if self.budget is not None:
-            return self.budget / (self.volume * self.nodes)
-        return None
+        cap = price_cap(self.max_price, self.budget, self.volume, self.nodes)
+        return None if cap is None else float(cap)
 
     def suits(self, node: Node) -> bool:
         """Return True when ``node`` meets the minimum performance and every requirement."""

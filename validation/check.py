@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from instances import Instance, Job, Slot, cost, duration
@@ -147,8 +148,8 @@ def check_window(
             # distances to the slot's own edges, unclipped (docs/concepts.md)
             lo, hi = s.start, s.end
         cap = _price_cap(job) if price_cap else None
-        if cap is not None and price > cap:
-            out.append(f"price: {tag} is priced {price}, over the job's cap C = {cap}")
+        if cap is not None and _dec(price) > cap:
+            out.append(f"price: {tag} is priced {price}, over the job's cap C = {float(cap)}")
         want = cost(price, p.end - p.start)
         if p.cost != want:
             out.append(f"cost: {tag} costs {p.cost}, price {price} gives {want}")
@@ -163,8 +164,8 @@ def check_window(
         out.append(f"deadline: window finishes at {finish}, after deadline {job.deadline}")
     budget = job.budget
     if budget is None and job.max_price is not None:
-        # S = floor(C · V · n) (docs/concepts.md), recomputed here rather than taken from instances.
-        budget = math.floor(round(job.max_price * job.volume * job.nodes, 6))
+        # S = floor(C · V · n) in exact decimals (docs/concepts.md), recomputed here
+        budget = math.floor(_dec(job.max_price) * _dec(job.volume) * job.nodes)
     if budget is not None and total > budget and not price_cap:
         out.append(f"budget: window costs {total}, the budget is {budget}")
     nodes = instance.nodes
@@ -180,16 +181,29 @@ def check_window(
     }
     for name, value in recomputed.items():
         reported = getattr(window, name)
-        if not math.isclose(reported, value, rel_tol=1e-9, abs_tol=1e-9):
+        if name in _INTEGER_METRICS:
+            wrong = reported != value  # integer quanta and money: no tolerance
+        else:
+            wrong = not math.isclose(reported, value, rel_tol=1e-9, abs_tol=1e-9)
+        if wrong:
             out.append(f"metric: {name} is reported as {reported}, recomputed {value}")
     return out
 
 
-def _price_cap(job: Job) -> float | None:
+_INTEGER_METRICS = frozenset({"start", "runtime", "finish", "cost", "proc_time"})
+
+
+def _dec(value: float) -> Fraction:
+    """The decimal a real is written as (docs/concepts.md units), exactly."""
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(float(value)))
+
+
+def _price_cap(job: Job) -> Fraction | None:
+    """ALP's cap C: ``max_price``, else S / (V · n), exactly (a slot priced C suits)."""
     if job.max_price is not None:
-        return job.max_price
+        return _dec(job.max_price)
     if job.budget is not None:
-        return job.budget / (job.volume * job.nodes)
+        return Fraction(job.budget) / (_dec(job.volume) * job.nodes)
     return None
 
 

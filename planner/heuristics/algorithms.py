@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from instances import CRITERIA, Instance, Job, Slot
+from instances import CRITERIA, Instance, Job, Slot, units
 from planner.heuristics.aep import Selector, aep
 from planner.heuristics.feed import Feed
 from planner.heuristics.first_fit import first_fit
@@ -47,7 +47,8 @@ def first_fit_solver(*, price_cap: bool) -> Solver:
         slots: Sequence[Slot] | None,
         rng: np.random.Generator,
     ) -> Window | None:
-        feed = Feed(instance, job, slots, max_price=job.price_cap if price_cap else None)
+        cap = units.price_cap(job.max_price, job.budget, job.volume, job.nodes)
+        feed = Feed(instance, job, slots, max_price=cap if price_cap else None)
         if price_cap:
             # ALP: condition 2°c alone, no window budget (Toporkov et al. 2011 §3)
             feed.budget = None

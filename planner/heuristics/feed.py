@@ -10,8 +10,10 @@ keeps what it read so that later passes (square levels) reuse it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from fractions import Fraction
 
 from instances import Instance, Job, Slot, cost, duration
+from instances.units import exact
 
 NodeInfo = dict[str, "tuple[int, float, int, float, float] | None"]
 """Node id → (node index, performance, rough task duration, q, price), None if unsuitable."""
@@ -60,7 +62,9 @@ class Feed:
     slots
         The slot list (default: the instance's), sorted by (start, node order).
     max_price
-        ALP's per-quantum price cap C (Toporkov et al. 2011 §3, condition 2°c); None: no cap.
+        ALP's per-quantum price cap C (Toporkov et al. 2011 §3, condition 2°c), exact
+        (:func:`instances.units.price_cap`): a slot suits when its price, read as
+        the decimal it is written as, is at most C. None: no cap.
     """
 
     def __init__(
@@ -68,7 +72,7 @@ class Feed:
         instance: Instance,
         job: Job,
         slots: Sequence[Slot] | None = None,
-        max_price: float | None = None,
+        max_price: Fraction | None = None,
     ) -> None:
         self.instance = instance
         self.job = job
@@ -122,7 +126,7 @@ class Feed:
                 continue
             k, p, r, q, node_price = data
             price = node_price if s.price is None else s.price
-            if cap is not None and price > cap:
+            if cap is not None and exact(price) > cap:
                 continue
             s_end = s.end
             if deadline is not None and s_end > deadline:

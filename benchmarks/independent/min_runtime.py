@@ -1,0 +1,12 @@
+"""min_runtime written from docs/ alone (docs/algorithms.md); see common.py for usage."""
+
+from __future__ import annotations
+
+import sys
+
+from aep import aep
+from common import main
+from swap import runtime, swap
+
+if __name__ == "__main__":
+    sys.exit(main(lambda inst, job: aep(inst, job, swap, runtime, exact=False)))
