@@ -26,7 +26,7 @@ from planner.cli.common import UsageError, one_line, pause_point
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
-    "check", "check-schedule",
+    "check", "verify", "check-schedule",
     "simulate",
     "flow",
 )  # fmt: skip

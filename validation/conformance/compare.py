@@ -174,7 +174,7 @@ def judge(
     for job in instance.jobs:
         problems = bad.get(job.id, [])
         if any(v.rule == "missing" for v in problems):
-            out.append(Outcome(job.id, "missing", f"no line for job '{job.id}'", "missing"))
+            out.append(Outcome(job.id, "missing", f"no line for job '{job.id}'"))
             continue
         if problems:
             first = problems[0]
