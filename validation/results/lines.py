@@ -125,8 +125,9 @@ def parse_results(text: str, name: str = "<string>", kind: str | None = None) ->
             continue
         try:
             docs.append((number, load_json(raw, name)))
-        except InstanceFileError as err:
-            raise InstanceFileError(name, _at(number, err.path), err.rule) from None
+        except InstanceFileError as err:  # a line is one line: its column says where
+            rule = err.rule.replace("invalid JSON at line 1 column", "invalid JSON at column")
+            raise InstanceFileError(name, _at(number, err.path), rule) from None
     if not docs:
         raise InstanceFileError(name, "", "holds no result lines")
     for number, doc in docs:

@@ -76,6 +76,7 @@ class Violation:
     placement: int | None = None
     node: str | None = None
     alternative: int | None = None
+    field: str = ""
 
     def text(self) -> str:
         """Return the one-line form: ``line 3, job 'j1', placement 0 on 'n1': rule: ...``."""
@@ -89,7 +90,8 @@ class Violation:
         if self.placement is not None:
             where.append(f"placement {self.placement} on '{self.node}'")
         head = ", ".join(where)
-        body = f"{self.rule}: stated {_show(self.stated)}, expected {_show(self.expected)}"
+        what = f"{self.field} " if self.field else ""
+        body = f"{self.rule}: {what}stated {_show(self.stated)}, expected {_show(self.expected)}"
         if self.detail:
             body += f" ({self.detail})"
         return f"{head}: {body}" if head else body
@@ -103,6 +105,7 @@ class Violation:
             "placement": self.placement,
             "node": self.node,
             "rule": self.rule,
+            "field": self.field,
             "stated": _plain(self.stated),
             "expected": _plain(self.expected),
             "detail": self.detail,
@@ -206,10 +209,11 @@ def _start(window: StatedWindow, need: dict[int, int]) -> int:
 def _starts(window: StatedWindow, t: int, bad: Any) -> int:
     """Flag every start that differs from ``t`` (the window's, or each placement's)."""
     if window.start != t:
-        bad("start", window.start, t, "the window start is not its placements' common start")
+        bad("start", window.start, t, "the window start is not its placements' common start",
+            field="window start")
     for i, p in enumerate(window.placements):
         if p.start != t:
-            bad("start", p.start, t, "a window's tasks start together", i)
+            bad("start", p.start, t, "a window's tasks start together", i, "start")
     return t
 
 
@@ -246,21 +250,24 @@ def check_window(
     slots = instance.slots if slots is None else slots
     out: list[Violation] = []
 
-    def bad(rule: str, stated: Any, expected: Any, detail: str = "", i: int | None = None) -> None:
+    def bad(rule: str, stated: Any, expected: Any, detail: str = "", i: int | None = None,
+            field: str = "") -> None:  # fmt: skip
         node = window.placements[i].node if i is not None else None
-        out.append(Violation(rule, stated, expected, detail, job.id, line, i, node, alternative))
+        out.append(Violation(rule, stated, expected, detail, job.id, line, i, node, alternative,
+                             field))  # fmt: skip
 
     placements = window.placements
     if len(placements) != job.nodes:
-        bad("count", len(placements), job.nodes, "placements; the job needs n of them")
+        bad("count", len(placements), job.nodes, "the job needs n tasks", field="placements")
     known: list[int] = []
     seen: dict[str, int] = {}
     for i, p in enumerate(placements):
         if p.node not in instance.node_index:
-            bad("node", p.node, "a node of the instance", "unknown node", i)
+            bad("node", p.node, "a node of the instance", "unknown node", i, "node")
             continue
         if p.node in seen:
-            bad("distinct", p.node, "another node", f"placement {seen[p.node]} is on it too", i)
+            bad("distinct", p.node, "another node", f"placement {seen[p.node]} is on it too", i,
+                "node")
         seen.setdefault(p.node, i)
         known.append(i)
     if not known:
@@ -285,10 +292,11 @@ def check_window(
             p_used = slowest if square else perf[i]
             geometry = "square, the slowest node's p" if square else "rough"
             bad("duration", p.end, t + d,
-                f"end; V = {job.volume:g} on p = {p_used:g} ({geometry}) lasts {d}", i)  # fmt: skip
+                f"V = {job.volume:g} on p = {p_used:g} lasts {d} quanta, {geometry}", i,
+                "end")  # fmt: skip
         host = host_slot(slots, p.node, p.start, p.end)
         if host is None:
-            bad("slot", (p.start, p.end), "inside a free slot", _free(slots, p.node), i)
+            bad("slot", (p.start, p.end), "inside a free slot", _free(slots, p.node), i, "task")
             host = host_slot(slots, p.node, t, t + d)
         hosts[i] = host
         edges[i] = (host.start, host.end) if host is not None else p.slot
@@ -296,26 +304,27 @@ def check_window(
             if within:
                 if not (host.start <= p.slot[0] <= p.start and p.end <= p.slot[1] <= host.end):
                     bad("slot", p.slot, f"a piece of [{host.start}, {host.end}) holding the task",
-                        "stated slot", i)  # fmt: skip
+                        "", i, "slot")  # fmt: skip
                 edges[i] = p.slot
             elif p.slot != (host.start, host.end):
-                bad("slot", p.slot, (host.start, host.end), "stated slot", i)
+                bad("slot", p.slot, (host.start, host.end), "the free slot holding the task", i,
+                    "slot")
         price = instance.slot_price(host) if host is not None else instance.node(p.node).price
         prices[i] = price
         if cap is not None and exact_price(price) > cap[0]:
-            bad("price", f"{price:g}", f"<= {float(cap[0]):g}", cap[1], i)
+            bad("price", f"{price:g}", f"<= {float(cap[0]):g}", cap[1], i, "price")
         want = cost(price, d)
         if p.cost is not None and p.cost != want:
-            bad("cost", p.cost, want, f"price {price:g} × {d} quanta", i)
+            bad("cost", p.cost, want, f"price {price:g} × {d} quanta", i, "cost")
     if job.release is not None and t < job.release:
-        bad("release", t, f">= {job.release}", "window start")
+        bad("release", t, f">= {job.release}", field="window start")
     finish = t + max(need.values())
     if job.deadline is not None and finish > job.deadline:
-        bad("deadline", finish, f"<= {job.deadline}", "window finish")
+        bad("deadline", finish, f"<= {job.deadline}", field="window finish")
     total = sum(cost(prices[i], need[i]) for i in known)
     budget = job_budget(job)
     if constraint == "budget" and budget is not None and total > budget:
-        bad("budget", total, f"<= {budget}", "window cost")
+        bad("budget", total, f"<= {budget}", field="window cost")
     if len(known) != len(placements):
         return Checked(out)
     metrics: dict[str, float] = {
@@ -335,7 +344,7 @@ def check_window(
         if name not in metrics:
             continue
         if not math.isclose(stated, metrics[name], rel_tol=_REL, abs_tol=_REL):
-            bad("metric", stated, metrics[name], name)
+            bad("metric", stated, metrics[name], field=name)
     return Checked(out, metrics, tuple(hosts.get(i) for i in range(len(placements))))
 
 
