@@ -48,6 +48,8 @@ class Program:
     def __init__(self, argv: list[str], time_limit: float | None = 60.0) -> None:
         if not argv:
             raise ProgramError("no program given (after --)")
+        if any(MANY in a and a != MANY for a in argv):
+            raise ProgramError(f"{MANY} must be an argument of its own")
         many = argv.count(MANY)
         one = sum(ONE in a for a in argv)
         if many > 1 or (many and one):
@@ -55,8 +57,6 @@ class Program:
         if not many and not one:
             raise ProgramError(f"the program's arguments must name the instance: {ONE} "
                                f"(one path) or {MANY} (several)")  # fmt: skip
-        if any(MANY in a and a != MANY for a in argv):
-            raise ProgramError(f"{MANY} must be an argument of its own")
         self.argv = list(argv)
         self.batched = bool(many)
         self.time_limit = time_limit

@@ -13,7 +13,9 @@ step makes the instance strictly smaller or simpler, so shrinking ends.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -165,15 +167,19 @@ def _round(x: int, digits: int) -> int:
 
 
 def _weight(x: float) -> tuple[int, Fraction]:
-    frac = Fraction(repr(float(x)))
-    return len(str(frac.denominator)), abs(frac)
+    """Return (decimal places, magnitude) of ``x`` as written: 0.8 weighs (1, 4/5)."""
+    exponent = Decimal(repr(float(x))).normalize().as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    return places, abs(Fraction(repr(float(x))))
 
 
 def simpler_reals(x: float, positive: bool = False) -> list[float]:
-    """Return reals simpler than ``x`` (fewer decimals, then smaller), simplest first."""
+    """Return reals simpler than ``x`` (fewer decimals, then smaller; never above |x| rounded
+    up), simplest first."""
     out: list[float] = []
+    top = max(1, math.ceil(abs(x)))
     for c in (0.0, 1.0, 2.0, float(round(x)), round(x, 1), round(x, 2), float(int(x) or 1)):
-        if positive and c <= 0:
+        if (positive and c <= 0) or abs(c) > top:
             continue
         if _weight(c) < _weight(x) and c not in out:
             out.append(c)
