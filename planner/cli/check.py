@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from planner.cli.common import EXIT_VIOLATIONS, UsageError, choice, emit_json, load, time_limit
+from planner.cli.solve import seed_value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("results", help="result lines (JSON Lines; docs/verify.md)")
     p.add_argument("--kind", help="solve, alternatives or combine (default: detected)")
     p.add_argument("--algorithm", help="compare with planner's answer by this algorithm")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random-subset selector")
+    p.add_argument("--seed", type=seed_value, default=0,
+                   help="seed of the random-subset selector (with --algorithm)")  # fmt: skip
     p.add_argument("--exact", action="store_true", help="compare with the proven optimum")
     p.add_argument("--solver", default="cpsat", help="exact solver for --exact (default cpsat)")
     p.add_argument("--time-limit", type=time_limit, default=10.0,
@@ -117,6 +119,8 @@ def _compare(args: argparse.Namespace, instance: Any, results: Any, name: str,
     if results.kind == "combine":
         from validation.conformance.combination import compare_combination
 
+        if str(results.summary.get("solver", "")).startswith("joint"):
+            return []  # the joint model's windows are no alternatives: nothing to compare
         chosen = {ln.job: ln.alternative for ln in results.lines}
         return [compare_combination(instance, results.summary, chosen, name, t_star=args.t_star,
                                     b_star=args.b_star, seed=args.seed)]  # fmt: skip
@@ -180,9 +184,11 @@ def _print(args: argparse.Namespace, results: Any, found: dict[str, Any]) -> int
     if found["tally"] is not None:
         counts = ", ".join(f"{n} {k}" for k, n in found["tally"].items() if n)
         head += f"; against planner's {_algorithm(args.algorithm)}: {counts or 'no jobs'}"
-    if results.kind == "combine" and found["outcomes"]:
+    if results.kind == "combine" and args.algorithm is not None:
+        verdict = found["outcomes"][0].verdict if found["outcomes"] else (
+            "not compared (a joint solution chooses no alternatives)")  # fmt: skip
         head += (f"; against planner's {_algorithm(args.algorithm)} alternatives and "
-                 f"combination: {found['outcomes'][0].verdict}")  # fmt: skip
+                 f"combination: {verdict}")  # fmt: skip
     if found["optima"]:
         head += f"; {len(flagged)} better than a proven optimum"
     print(head)

@@ -163,6 +163,20 @@ def test_alternatives_and_combination(tmp_path: Path, capsys: Any) -> None:
     assert out.rstrip().endswith("against planner's amp alternatives and combination: identical")
 
 
+def test_a_joint_solution_is_checked_not_compared(tiny: Instance, tmp_path: Path,
+                                                  capsys: Any) -> None:  # fmt: skip
+    """combine --joint: its windows pass the checker; they are no alternatives, so the
+    comparison with planner's two-phase combination is skipped, not a difference."""
+    path = tmp_path / "t.json"
+    write_instance(tiny, path)
+    _, out, _ = _run(capsys, "combine", str(path), "--problem", "8", "--joint", "--json")
+    res = tmp_path / "joint.jsonl"
+    res.write_text(out, encoding="utf-8")
+    code, out, _ = _run(capsys, "check", str(path), str(res), "--algorithm", "amp")
+    assert code == 0 and out.rstrip().endswith("not compared (a joint solution chooses no "
+                                               "alternatives)")  # fmt: skip
+
+
 def test_minimal_alternatives_need_their_kind(tmp_path: Path, capsys: Any) -> None:
     """Unnumbered alternatives read as single-job lines repeat jobs; --kind alternatives
     reads them in the order found."""
