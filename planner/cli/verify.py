@@ -80,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--counterexamples", type=_count("--counterexamples", 0), default=10,
                    help="shrink at most N distinct disagreements (default 10)")  # fmt: skip
     p.add_argument("--shrink-runs", type=_count("--shrink-runs", 1), default=300,
-                   help="program runs (batches) per shrink at most (default 300)")  # fmt: skip
+                   help="program runs per shrink at most (default 300)")  # fmt: skip
     p.add_argument("--out", default="verify-out", help="counterexample folder (verify-out)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("program", nargs="*", metavar="PROGRAM [ARGS...]",

@@ -212,6 +212,7 @@ class Verifier:
                         out: str | None) -> Counterexample:  # fmt: skip
         minimal = case.instance
         calls = 0
+        began = self.program.runs
         if self.settings.shrink and sig[0] != "timeout":
             oracle, every = self._oracle(sig)
             shrinker = Shrinker(oracle, self.settings.shrink_runs, every)
@@ -219,7 +220,7 @@ class Verifier:
             shown = self.on_shrink(number, sig) if self.on_shrink else contextlib.nullcontext()
             with shown:
                 minimal = shrinker.shrink(case.instance, keep_job=solo)
-            calls = shrinker.calls
+            calls = self.program.runs - began
         small = Case(f"counterexample-{number}", minimal, case.expected if minimal is
                      case.instance else None)  # fmt: skip
         ((outcomes, text),) = self.evaluate([small])
@@ -242,10 +243,14 @@ class Verifier:
             return any(o.signature == sig for o in outcomes)
 
         batched = self.program.batched and sig[0] != "crashed"  # a crash ends a whole batch
+        limit = self.program.runs + self.settings.shrink_runs  # program runs, not oracle calls
 
         def chunks(candidates: list[Instance]) -> Any:
             size = max(self.settings.batch, 1)
             for lo in range(0, len(candidates), size):
+                if self.program.runs >= limit:
+                    yield [False] * len(candidates[lo : lo + size])
+                    continue
                 chunk = candidates[lo : lo + size]
                 cases = [_renamed_jobs(f"k{lo + k}", c) for k, c in enumerate(chunk)]
                 yield [holds(outcomes) for outcomes, _ in self.evaluate(cases)]
@@ -259,6 +264,8 @@ class Verifier:
                     seen += len(verdicts)
                 return None
             for k, cand in enumerate(candidates):
+                if self.program.runs >= limit:
+                    return None
                 ((outcomes, _),) = self.evaluate([Case(f"k{k}", cand)])
                 if holds(outcomes):
                     return k
@@ -302,7 +309,7 @@ def explanation(cx: Counterexample, settings: Settings, check: str) -> str:
         f"verdict: {verdict}" + (f" ({kind})" if kind else ""),
         f"job {cx.outcome.job}: {cx.outcome.explanation}",
         f"instance: {size(cx.minimal)} (from {cx.case}: {size(cx.original)}; "
-        f"{cx.runs} shrinking steps)",
+        f"{cx.runs} program runs to shrink it)",
         "expected (planner): expected.jsonl; actual (the program): actual.jsonl",
         f"rerun: {cx.rerun}",
         f"check: {check}",
