@@ -149,8 +149,9 @@ def _export(args: argparse.Namespace, program: list[str]) -> int:
 
 def _verify(args: argparse.Namespace, argv: list[str]) -> int:
     from planner.progress import Progress
+    from validation.conformance.counterexample import summary_dict
     from validation.conformance.program import Program, ProgramError
-    from validation.conformance.run import Settings, Verifier, summary_dict
+    from validation.conformance.run import Settings, Verifier
 
     cases, recorded = _cases(args)
     if args.algorithm is None and recorded is None:
@@ -211,7 +212,7 @@ def _print(summary: Any) -> None:
           f"{c['infeasible']}, missing {c['missing']}, crashed {c['crashed']}, timed out "
           f"{c['timeout']}")  # fmt: skip
     for cx in summary.counterexamples:
-        from validation.conformance.run import size
+        from validation.conformance.counterexample import size
 
         verdict = cx.signature[0] + (f" ({cx.signature[1]})" if cx.signature[1] else "")
         print(f"counterexample {cx.number}: {verdict}, {size(cx.minimal)}")

@@ -15,18 +15,17 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shlex
 import tempfile
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from instances import Instance, InstanceFileError, dumps_instance, write_instance
+from instances import Instance, InstanceFileError, write_instance
 from planner import resolve
 from validation.conformance.compare import AGREE, Outcome, judge, tally
 from validation.conformance.corpus import Case
+from validation.conformance.counterexample import Counterexample, write
 from validation.conformance.program import Program, Run
 from validation.conformance.reference import expected
 from validation.conformance.shrink import Shrinker
@@ -45,24 +44,6 @@ class Settings:
     shrink: bool = True
     counterexamples: int = 10
     shrink_runs: int = 300
-
-
-@dataclass
-class Counterexample:
-    """A shrunk disagreement and the files written for it."""
-
-    number: int
-    signature: tuple[str, str]
-    job: str
-    case: str
-    original: Instance
-    minimal: Instance
-    outcome: Outcome
-    expected: str
-    actual: str
-    runs: int
-    files: list[str] = field(default_factory=list)
-    rerun: str = ""
 
 
 @dataclass
@@ -232,7 +213,7 @@ class Verifier:
         cx = Counterexample(number, sig, outcome.job, case.name, case.instance, minimal, outcome,
                             ref_text, text, calls)  # fmt: skip
         if out is not None:
-            self._write(cx, Path(out))
+            write(cx, Path(out), self.settings, self.program.argv)
         return cx
 
     def _oracle(self, sig: tuple[str, str]) -> tuple[Any, Any]:
@@ -276,60 +257,6 @@ class Verifier:
 
         return first, (every if batched else None)
 
-    def _write(self, cx: Counterexample, out: Path) -> None:
-        folder = out / f"counterexample-{cx.number}"
-        folder.mkdir(parents=True, exist_ok=True)
-        inst_path = folder / "instance.json"
-        files = {
-            "instance.json": dumps_instance(cx.minimal),
-            "original.json": dumps_instance(cx.original),
-            "expected.jsonl": cx.expected,
-            "actual.jsonl": cx.actual,
-        }
-        mode = " --alternatives" if self.settings.mode == "alternatives" else ""
-        seed = f" --seed {self.settings.seed}" if self.settings.seed else ""
-        program = shlex.join(self.program.argv)
-        cx.rerun = (f"planner verify --algorithm {self.algorithm.name}{mode}{seed} --instance "
-                    f"{shlex.quote(str(inst_path))} -- {program}")  # fmt: skip
-        kind = " --kind alternatives" if self.settings.mode == "alternatives" else ""
-        check = (f"planner check {shlex.quote(str(inst_path))} "
-                 f"{shlex.quote(str(folder / 'actual.jsonl'))} --algorithm "
-                 f"{self.algorithm.name}{kind}{seed}")  # fmt: skip
-        files["explanation.txt"] = explanation(cx, self.settings, check)
-        for name, text in files.items():
-            (folder / name).write_text(text, encoding="utf-8")
-        cx.files = [str(folder / name) for name in files]
-
-
-def explanation(cx: Counterexample, settings: Settings, check: str) -> str:
-    """Return the text of a counterexample's ``explanation.txt``."""
-    verdict, kind = cx.signature
-    lines = [
-        f"planner verify: counterexample {cx.number} ({settings.algorithm}, {settings.mode})",
-        f"verdict: {verdict}" + (f" ({kind})" if kind else ""),
-        f"job {cx.outcome.job}: {cx.outcome.explanation}",
-        f"instance: {size(cx.minimal)} (from {cx.case}: {size(cx.original)}; "
-        f"{cx.runs} program runs to shrink it)",
-        "expected (planner): expected.jsonl; actual (the program): actual.jsonl",
-        f"rerun: {cx.rerun}",
-        f"check: {check}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def size(inst: Instance) -> str:
-    """Return "1 job, 2 nodes, 3 slots (at most 2 per node)"."""
-    per: dict[str, int] = defaultdict(int)
-    for s in inst.slots:
-        per[s.node] += 1
-    most = max(per.values(), default=0)
-
-    def n(count: int, word: str) -> str:
-        return f"{count} {word}{'' if count == 1 else 's'}"
-
-    return (f"{n(len(inst.jobs), 'job')}, {n(len(inst.nodes), 'node')}, "
-            f"{n(len(inst.slots), 'slot')} (at most {most} per node)")  # fmt: skip
-
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:60] or "case"
@@ -361,22 +288,3 @@ def _split(run: Run, cases: list[Case]) -> list[str] | None:
             return None
         texts[owner[job]].append(line)
     return ["".join(t + "\n" for t in lines) for lines in texts]
-
-
-def summary_dict(summary: Summary) -> dict[str, Any]:
-    """Return the JSON form of a summary (``planner verify --json``)."""
-    return {
-        "algorithm": summary.algorithm,
-        "mode": summary.mode,
-        "instances": summary.instances,
-        "jobs": summary.jobs,
-        "counts": summary.counts,
-        "runs": summary.runs,
-        "agree": summary.agree,
-        "counterexamples": [
-            {"number": c.number, "verdict": c.signature[0], "kind": c.signature[1],
-             "job": c.outcome.job, "explanation": c.outcome.explanation, "case": c.case,
-             "size": size(c.minimal), "files": c.files, "rerun": c.rerun}
-            for c in summary.counterexamples
-        ],
-    }  # fmt: skip

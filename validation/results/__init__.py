@@ -7,7 +7,7 @@ alternatives, combinations). None of them imports the code whose output they
 check.
 """
 
-from validation.results.files import Report, check_file
+from validation.results.files import check_file
 from validation.results.lines import (
     FORMAT,
     KINDS,
@@ -18,6 +18,7 @@ from validation.results.lines import (
     parse_results,
     read_results,
 )
+from validation.results.report import Report
 from validation.results.window import RULES, Checked, Violation, better, check_window
 
 __all__ = [
