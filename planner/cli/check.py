@@ -86,10 +86,11 @@ def _algorithm(text: str | None) -> str | None:
 def _findings(args: argparse.Namespace, instance: Any, results: Any, name: str | None) -> dict:
     """Check the file and gather every finding (violations, verdicts, optima)."""
     from validation.conformance.compare import tally
+    from validation.conformance.reference import CAPPED
     from validation.results import check_file, read_results
 
     algo = name or results.algorithm
-    constraint = "price_cap" if algo == "alp" else "budget"
+    constraint = "price_cap" if algo in CAPPED else "budget"
     limits = {k: v for k, v in (("t_star", args.t_star), ("b_star", args.b_star)) if v is not None}
     alternatives = None
     if args.alternatives:
