@@ -57,8 +57,15 @@ class Placement:
         return max(self.start - self.slot_start, self.slot_end - self.end)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the docs/formats.md placement object."""
-        return {"node": self.node, "start": self.start, "end": self.end, "cost": self.cost}
+        """Return the docs/formats.md placement object, with the bounds of the free slot it
+        uses (a result file can be checked against its instance alone)."""
+        return {
+            "node": self.node,
+            "start": self.start,
+            "end": self.end,
+            "cost": self.cost,
+            "slot": [self.slot_start, self.slot_end],
+        }
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Any
 
 from instances.generators import (
     css2015,
+    edge,
     klusacek2008,
     swf,
     swf_workload,
@@ -32,6 +33,7 @@ FAMILIES: dict[str, Family] = {
         toporkov2018.FAMILY,
         swf.FAMILY,
         tiny.FAMILY,
+        edge.FAMILY,
     )
 }
 

@@ -7,7 +7,8 @@ import the upper layers lazily so ``planner --help`` stays fast.
 
 Exit codes: 0 the command ran, 2 bad input or usage (one line on stderr, no
 traceback; an unwritable standard output counts as a bad output path), 1 an
-internal error, 130 interrupted (Ctrl-C). A closed standard output (``| head``)
+internal error, 3 violations or disagreements found by ``check``, ``verify`` or
+``check-schedule``, 130 interrupted (Ctrl-C). A closed standard output (``| head``)
 ends quietly with 0.
 """
 
@@ -25,7 +26,7 @@ from planner.cli.common import UsageError, one_line, pause_point
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
-    "check-schedule",
+    "check", "verify", "check-schedule",
     "simulate",
     "flow",
 )  # fmt: skip

@@ -1,10 +1,9 @@
 """``planner check-schedule WORKLOAD jobs.csv``: check a job-flow schedule independently.
 
-Exit codes, as for every command (and as ``planner validate`` treats an
-invalid instance): 0 the schedule keeps every rule; 2 bad input, either a
-file that cannot be read (one line on stderr) or a schedule that breaks
-rules (one violation per line on stdout, ``<rule>: <detail>``, then one
-line on stderr); 1 is left to internal errors. The checker is
+Exit codes, as for ``planner check`` and ``planner verify``: 0 the schedule
+keeps every rule; 3 it breaks rules (one violation per line on stdout,
+``<rule>: <detail>``, then one line on stderr); 2 bad input (a file that
+cannot be read: one line on stderr); 1 is left to internal errors. The checker is
 :mod:`validation.cluster_check`; the invariants are listed in ``docs/workloads.md``.
 """
 
@@ -13,18 +12,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from planner.cli.common import UsageError, emit_json
+from planner.cli.common import EXIT_VIOLATIONS, UsageError, emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``check-schedule`` command."""
     p = sub.add_parser(
         "check-schedule",
-        help="check a job-flow schedule (jobs.csv) against its workload; exit 2 on violations",
+        help="check a job-flow schedule (jobs.csv) against its workload; exit 3 on violations",
         description="Check every row of a jobs.csv against the workload it was simulated on: "
         "each job exactly once, CPUs never double-booked, capacity, no start before "
         "submission, durations, times and metrics, and the policy's invariant. Exit 0 "
-        "when clean; 2 when violations are found (printed one per line) or an input is bad.",
+        "when clean; 3 when violations are found (printed one per line); 2 when an input "
+        "is bad.",
     )
     p.add_argument("workload", help="the workload: planner.workload/1 JSON, .swf or .swf.gz")
     p.add_argument("jobs_csv", metavar="jobs.csv", help="the schedule (planner simulate -o)")
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read the inputs, check, print the violations; return 0 clean, 2 violations."""
+    """Read the inputs, check, print the violations; return 0 clean, 3 violations."""
     from pathlib import Path
 
     from instances import read_workload
@@ -103,4 +103,4 @@ def _verdict(path: str, violations: list[str]) -> int:
         return 0
     print(f"{path}: the schedule breaks {len(violations)} rule(s) (listed on stdout)",
           file=sys.stderr)  # fmt: skip
-    return 2
+    return EXIT_VIOLATIONS

@@ -14,6 +14,11 @@ DEFAULT_TIME_LIMIT = 60.0
 :data:`models.progress.DEFAULT_TIME_LIMIT`; kept here so ``--help`` imports no solver)."""
 
 
+EXIT_VIOLATIONS = 3
+"""Exit code of ``planner check``, ``verify`` and ``check-schedule`` when the checked results
+break rules or disagree with the reference (bad input stays 2; docs/verify.md)."""
+
+
 PAUSE_ENV = "PLANNER_PAUSE_AT"
 """Hidden test hook: the name of a :func:`pause_point` at which to stop and wait."""
 

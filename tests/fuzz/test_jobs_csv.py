@@ -62,16 +62,17 @@ def damaged(draw: st.DrawFn) -> bytes:
 
 @FUZZ
 @given(data=damaged())
-def test_damaged_schedules_exit_0_or_2(data: bytes) -> None:
-    """check-schedule: exit 0 or 2 (one stderr line), never 1; violations go to stdout."""
+def test_damaged_schedules_exit_0_2_or_3(data: bytes) -> None:
+    """check-schedule: exit 0, 2 (bad input) or 3 (violations), one stderr line, never 1;
+    violations go to stdout."""
     with scratch() as tmp:
         flow = write(tmp / "w.json", WORKLOAD)
         jobs = write(tmp / "jobs.csv", data)
         code, out, err = cli(["check-schedule", str(flow), str(jobs), "--json"])
-        assert code in (0, 2) and "Traceback" not in err, err
-        assert err.count("\n") == 1 if code == 2 else err == "", err
-        if out:  # checked (not a read error): exit 2 exactly when violations are listed
-            assert (json.loads(out)["violations"] > 0) == (code == 2), out
+        assert code in (0, 2, 3) and "Traceback" not in err, err
+        assert err.count("\n") == 1 if code in (2, 3) else err == "", err
+        if out:  # checked (not a read error): exit 3 exactly when violations are listed
+            assert (json.loads(out)["violations"] > 0) == (code == 3), out
 
 
 def test_the_undamaged_schedule_is_clean() -> None:

@@ -14,6 +14,7 @@ SMALL: dict[str, dict[str, Any]] = {
     "css2015": dict(nodes=8, jobs=3, job_nodes_max=3),
     "toporkov2018": dict(nodes=12, interval=600, job_nodes=3),
     "swf": dict(length=7200),
+    "edge": {},
 }
 """Family → parameters shrinking it to a few dozen slots (the families' own defaults otherwise)."""
 

@@ -15,7 +15,7 @@ from tests.planner.families import SMALL, small
 from validation import check_alternatives, check_window
 
 SEEDS = {"tiny": 120, "toporkov2011": 80, "toporkov2012": 80, "css2015": 80,
-         "toporkov2018": 80, "swf": 60}  # fmt: skip
+         "toporkov2018": 80, "swf": 60, "edge": 40}  # fmt: skip
 CHUNK = 20
 CASES = [
     (family, range(lo, min(lo + CHUNK, count)))

@@ -97,7 +97,7 @@ def test_json_form(tiny: Instance) -> None:
         "start", "finish", "runtime", "cost", "proc_time", "q",
         "near_distance", "far_distance", "placements",
     ]  # fmt: skip
-    assert d["placements"][0] == {"node": "b", "start": 10, "end": 14, "cost": 8}
+    assert d["placements"][0] == {"node": "b", "start": 10, "end": 14, "cost": 8, "slot": [4, 14]}
     assert json.loads(json.dumps(d)) == d
     assert (d["start"], d["finish"], d["cost"], d["proc_time"]) == (10, 14, 18, 10)
 

@@ -200,19 +200,19 @@ def test_cli_bad_cells_exit_2(tmp_path: Path, capsys) -> None:
 
 def test_cli_exit_codes(tmp_path: Path, capsys) -> None:
     """Exit 0 and a summary when clean; otherwise one line per violation on stdout, one line
-    on stderr and exit 2 (bad input, as ``planner validate``; 1 means an internal error)."""
+    on stderr and exit 3 (as ``planner check``; 2 is bad input, 1 an internal error)."""
     workload = tmp_path / "w.json"
     write_workload(HAND, workload)
     good = write_rows(tmp_path / "good.csv", HAND_ROWS)
     assert main(["check-schedule", str(workload), str(good), "--policy", "fcfs"]) == 0
     assert "4 jobs checked: no violations" in capsys.readouterr().out
     bad = write_rows(tmp_path / "bad.csv", _drop("j3"))
-    assert main(["check-schedule", str(workload), str(bad)]) == 2
+    assert main(["check-schedule", str(workload), str(bad)]) == 3
     captured = capsys.readouterr()
     out = captured.out.splitlines()
     assert out[0] == "rows: job 'j3' has no row" and out[-1].endswith("1 violation(s)")
     assert captured.err.count("\n") == 1 and "breaks 1 rule(s)" in captured.err
-    assert main(["check-schedule", str(workload), str(bad), "--json"]) == 2
+    assert main(["check-schedule", str(workload), str(bad), "--json"]) == 3
     summary = json.loads(capsys.readouterr().out)
     assert summary["violations"] == 1 and summary["details"] == ["rows: job 'j3' has no row"]
     assert main(["check-schedule", str(workload), str(good), "--policy", "sjf"]) == 2
@@ -227,7 +227,7 @@ def test_reads_swf_workloads_like_simulate(tmp_path: Path) -> None:
     path = write_rows(tmp_path / "jobs.csv", fcfs_rows(w))
     argv = ["check-schedule", str(flow), str(path), "--policy", "fcfs"]
     assert main([*argv, "--estimates", "actual"]) == 0
-    assert main(argv) == 2  # with requested estimates job 8 would have been killed at 150
+    assert main(argv) == 3  # with requested estimates job 8 would have been killed at 150
 
 
 def test_checker_imports_neither_planner_nor_the_simulator() -> None:
@@ -348,12 +348,12 @@ def test_cli_strict_cells_exit_2(cells: dict[str, str], needle: str, tmp_path: P
 
 
 def test_cli_refuses_huge_cpu_range_without_expanding_it(tmp_path: Path, capsys) -> None:
-    """A range of 10^18 CPUs is counted, not materialised: a 'machine' violation, exit 2."""
+    """A range of 10^18 CPUs is counted, not materialised: a 'machine' violation, exit 3."""
     workload = tmp_path / "w.json"
     write_workload(HAND, workload)
     huge = _edit("j3", allocated_resources="0-999999999999999999")
     path = write_rows(tmp_path / "jobs.csv", huge)
-    assert main(["check-schedule", str(workload), str(path)]) == 2
+    assert main(["check-schedule", str(workload), str(path)]) == 3
     assert "CPUs allocated" in capsys.readouterr().out
 
 
