@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from instances import CRITERIA, Instance, Job
+from instances.errors import LimitError
 from models.combination.problem import TIMES, Table, problem_of
 from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
@@ -85,7 +86,10 @@ def _alternatives(
 
     if not hasattr(planner, "find_alternatives"):
         return []
-    found = planner.find_alternatives(instance, algorithm, jobs=[j.id for j in batch]).by_job()
+    try:
+        found = planner.find_alternatives(instance, algorithm, jobs=[j.id for j in batch]).by_job()
+    except LimitError:  # the heuristic's subset table is too large: no seeds (they only help)
+        return []
     out = []
     for j, job in enumerate(batch):
         for w in found.get(job.id, []):

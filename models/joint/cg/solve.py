@@ -29,6 +29,7 @@ from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
 from models.joint.cg.master import Master
+from models.joint.cg.packing import batch_exact_enough
 from models.joint.cg.pricing import Prices, price
 from models.joint.cg.restrict import Limits, compatible
 from models.joint.cpsat import JointModel
@@ -241,8 +242,10 @@ def _solve(
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
     closing = Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track)
+    close = CLOSE if CLOSE != "enumerate" or batch_exact_enough(spaces, metric, sides) else (
+        "compact")  # values past SCIP's exact range: CP-SAT's 64-bit integers
     listed = None
-    if CLOSE == "enumerate" and low is not None and best > low:
+    if close == "enumerate" and low is not None and best > low:
         listed = listing(closing, best - gen.bound, EARLY_LIMIT)
     if listed is None and LNS_SHARE and (low is None or best > low):
         track.update(stage="neighbourhood search", incumbent=best)
@@ -291,12 +294,12 @@ def _solve(
             stats["closed_by"] = "branch-and-price"
         return found.columns, found.best, min(max(low, found.low), found.best)
 
-    if listed is None and CLOSE == "enumerate" and low is not None and best > low:
+    if listed is None and close == "enumerate" and low is not None and best > low:
         listed = listing(closing, best - gen.bound)
     solution = _placement(inc)
     if low is not None and best <= low:
         stats["closed_by"] = stats["closed_by"] or "cg"
-    elif low is None or CLOSE == "compact":
+    elif low is None or close == "compact":
         fixed = _restrictions(spaces, gen, best, free_start) if low is not None else [
             (False, [(lo, hi)], set(range(len(sp.options)))) for sp, (lo, hi) in
             zip(spaces, jm.span, strict=True)]
@@ -311,7 +314,7 @@ def _solve(
             track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
             inc, best, low = pack(closing, listed, inc, best, low, None, end)
             solution = _placement(inc)
-        elif CLOSE == "enumerate":  # a bound from the largest listing within the limit
+        elif close == "enumerate":  # a bound from the largest listing within the limit
             inc, best, low = deepen(closing, inc, best, low, end)
             solution = _placement(inc)
             for col in inc:
