@@ -71,14 +71,16 @@ def cpsat_bound(solver: Any, model: Any) -> int | None:
 
     Read from the response's integer ``inner_objective_lower_bound`` rather than the double
     of ``BestObjectiveBound``, which rounds values past 2⁵³."""
+    from ortools.sat.python import cp_model
+
     obj = model.Proto().objective
     response = solver.response_proto
-    if not obj.vars or not response.solution:
+    if response.status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     factor, offset = obj.scaling_factor or 1.0, obj.offset
     if factor not in (1.0, -1.0) or offset != int(offset) or abs(offset) >= 2**53:
         return None
-    inner = int(response.inner_objective_lower_bound)
+    inner = int(response.inner_objective_lower_bound) if obj.vars else 0  # a constant
     return int(factor) * (inner + int(offset))
 
 

@@ -75,17 +75,21 @@ def _scale(rng: np.random.Generator) -> int:
     return int(rng.integers(2, 6)) if exp == 0 else 10**exp
 
 
-def fuzz_case(seed: int, objective: str | int | None = None) -> FuzzCase:
-    """Return the seed's batch (2–3 jobs of 1–3 tasks on 3–5 nodes); ``objective`` None:
-    drawn from :data:`OBJECTIVES`."""
+def fuzz_case(
+    seed: int, objective: str | int | None = None, *, scale: int | None = None,
+    price: float | None = None,
+) -> FuzzCase:
+    """Return the seed's batch (2–3 jobs of 1–3 tasks on 3–6 nodes); ``objective`` None:
+    drawn from :data:`OBJECTIVES`; ``scale`` (task durations) and ``price`` (node prices)
+    None: drawn."""
     rng = np.random.default_rng(seed)
-    D = _scale(rng)
+    D = _scale(rng) if scale is None else scale
     large = D > 40
     p0 = min(1.0, 1e9 / D)  # volumes <= 10^9, performances >= 10^-3
-    P = float(rng.choice([1e-3, 0.1, 1.0, 7.3, 1e3]))
+    P = float(rng.choice([1e-3, 0.1, 1.0, 7.3, 1e3])) if price is None else price
     nodes, slots = [], []
     offset = int(rng.choice([0, 0, 10**6, -(10**9)])) if D <= 10**6 else -(D // 2)
-    for i in range(int(rng.integers(3, 6))):
+    for i in range(int(rng.integers(3, 7))):
         if large:  # durations within a few units of D: near-ties
             perf = p0 * (1.0 + int(rng.integers(0, 4)) / D)
         else:

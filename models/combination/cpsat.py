@@ -31,7 +31,8 @@ def solve_cpsat(
     for row in x:
         m.AddExactlyOne(row)
     cells = [(f_tab[i][j], g_tab[i][j], v) for i, row in enumerate(x) for j, v in enumerate(row)]
-    m.Add(sum(g * v for _, g, v in cells) <= limit)
+    # a limit past every combination's sum binds nothing: kept within CP-SAT's 64-bit sums
+    m.Add(sum(g * v for _, g, v in cells) <= min(limit, sum(max(row) for row in g_tab)))
     goal = sum(f * v for f, _, v in cells)
     (m.Maximize if problem.sense == "max" else m.Minimize)(goal)
     solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)

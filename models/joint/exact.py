@@ -31,6 +31,23 @@ def window_metric(sp: JobSpace, T: int, chosen: Sequence[int], name: str) -> int
     return values[name]
 
 
+def largest(sp: JobSpace, name: str) -> int:
+    """Return a bound on |``name``| (proc_time, cost, runtime, start, finish) over every
+    window of the job: n times the longest task, the n dearest tasks, the longest task, the
+    start range's farther end (plus the longest task for finish)."""
+    ds = sorted(o.d for o in sp.options)
+    longest = ds[-1] if ds else 0
+    if name == "proc_time":
+        return sp.n * longest
+    if name == "cost":
+        return sum(sorted(o.cost for o in sp.options)[-sp.n:]) if sp.options else 0
+    if name == "runtime":
+        return longest
+    span = sp.start_range
+    edge = max(abs(span[0]), abs(span[1])) if span is not None else 0
+    return edge + (longest if name == "finish" else 0)
+
+
 def broken(
     spaces: Sequence[JobSpace],
     placement: Placement,

@@ -37,8 +37,9 @@ LEVEL_LIMIT = 8_000
 @dataclass
 class Closing:
     """What the enumeration close needs of the batch: job spaces, the root generation (bound
-    and duals), the objective, side rows, placed count, start rule, seed, statistics and the
-    progress line."""
+    and duals), the objective, side rows, placed count, start rule, seed, statistics, the
+    progress line and the deadline of every listing (a ``time.perf_counter`` value; None:
+    none)."""
 
     spaces: Sequence[JobSpace]
     gen: Generation
@@ -50,6 +51,7 @@ class Closing:
     seed: int
     stats: dict[str, Any]
     track: SearchProgress
+    deadline: float | None = None
 
 
 def listing(
@@ -58,7 +60,7 @@ def listing(
     """Return every window that a solution of value ≤ L + ``gap`` may use (L the bound of
     the root generation; reduced-cost reasoning of :mod:`models.joint.cg.fixing`) and the
     jobs such a solution must place; None past ``limit`` windows (default
-    :data:`LISTING_LIMIT`) or without SCIP."""
+    :data:`LISTING_LIMIT`), past the deadline, or without SCIP."""
     gen = c.gen
     assert gen.duals is not None and gen.values is not None
     if not packing_available():
@@ -68,7 +70,8 @@ def listing(
     thresholds = [None if job is None else job[0] for job in jobs]
     must = [j for j, job in enumerate(jobs) if job is not None and job[1]]
     found = count_below(c.spaces, duals.form, duals.prices, thresholds,
-                        free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit)
+                        free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit,
+                        deadline=c.deadline)
     if found is None:
         return None
     columns = [Column.build(j, c.spaces[j], T, chosen)
@@ -105,9 +108,11 @@ def pack(
                         must=must, hint=incumbent if escape is None else (), escape=escape,
                         deadline=deadline, seed=c.seed)
     inc = list(incumbent)
-    if got.value is not None and not got.escaped and got.value < best and solution(
-            c, got.columns, must):
-        inc, best = got.columns, got.value
+    if got.value is not None and not got.escaped:
+        if not passes(c, got.columns, must):
+            return inc, best, low  # SCIP's numbers went wrong: neither answer is used
+        if got.value < best:
+            inc, best = got.columns, got.value
     if got.bound is None:
         return inc, best, low
     if got.bound >= best:
@@ -115,7 +120,7 @@ def pack(
     return inc, best, min(max(low, got.bound), best)
 
 
-def solution(c: Closing, columns: Sequence[Column], must: Sequence[int] = ()) -> bool:
+def passes(c: Closing, columns: Sequence[Column], must: Sequence[int] = ()) -> bool:
     """Return whether ``columns`` are a solution of the joint problem with the count fixed,
     re-checked in integers (:func:`models.joint.exact.broken`): SCIP's feasibility
     tolerance is relative, so a packing it returns may break a row by many units."""

@@ -25,6 +25,7 @@ from ortools.linear_solver import pywraplp
 
 from models.backends import run_interruptible
 from models.joint.cg.column import Column
+from models.joint.exact import largest
 from models.joint.space import JobSpace
 
 HEURISTICS = (
@@ -105,18 +106,10 @@ def batch_exact_enough(
     spaces: Sequence[JobSpace], metric: str, sides: Sequence[tuple[str, int]]
 ) -> bool:
     """Return whether every packing of the batch's windows is within
-    :data:`EXACT_MAGNITUDE` (each job at its largest |``metric``| of any window) and every
-    side limit is below 2⁵³: whether the enumeration close can prove anything."""
-    total = 0
-    for sp in spaces:
-        ds = sorted(o.d for o in sp.options)
-        costs = sorted(o.cost for o in sp.options)
-        span = sp.start_range if metric in ("start", "finish") else None
-        edge = max(abs(span[0]), abs(span[1])) if span is not None else 0
-        top = {"proc_time": sp.n * ds[-1] if ds else 0, "cost": sum(costs[-sp.n:]),
-               "runtime": ds[-1] if ds else 0, "start": edge,
-               "finish": edge + (ds[-1] if ds else 0)}
-        total += top[metric]
+    :data:`EXACT_MAGNITUDE` (each job at its largest |``metric``| of any window,
+    :func:`models.joint.exact.largest`) and every side limit is below 2⁵³: whether the
+    enumeration close can prove anything."""
+    total = sum(largest(sp, metric) for sp in spaces)
     return total <= EXACT_MAGNITUDE and all(abs(limit) < 2**53 for _, limit in sides)
 
 

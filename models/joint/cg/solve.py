@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from models.joint.cg.branch import Tree, branch_and_price
-from models.joint.cg.close import Closing, deepen, listing, pack
+from models.joint.cg.close import Closing, deepen, listing, pack, passes
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.compact import close_compact
 from models.joint.cg.duals import MARGIN, Duals, round_up
@@ -209,7 +209,8 @@ def _solve(
         rest = solve_lexicographic(jm, goal, sense, hint=out["solution"], time_limit=left,
                                    threads=threads, seed=seed, progress=False)
         if rest["solution"] is not None and len(rest["solution"]) >= len(inc):
-            out.update({k: rest[k] for k in ("status", "solution", "bound", "stage1", "stage2")})
+            out.update({k: rest[k] for k in ("status", "solution", "bound", "stage1", "stage2",
+                                             "value")})
             if rest["placed_bound"] is not None:
                 out["placed_bound"] = min(limit, rest["placed_bound"])
         stats["closed_by"] = "compact" if out["status"] == "optimal" else None
@@ -241,7 +242,8 @@ def _solve(
             inc, best = found, sum(sign * c.metric(metric) for c in found)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
-    closing = Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track)
+    closing = Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track,
+                      began + time_limit if time_limit else None)
     close = CLOSE if CLOSE != "enumerate" or batch_exact_enough(spaces, metric, sides) else (
         "compact")  # values past SCIP's exact range: CP-SAT's 64-bit integers
     listed = None
@@ -284,7 +286,8 @@ def _solve(
 
         found = branch_and_price(spaces, m2, metric, sign, inc, gen.bound,
                                  free_start=free_start, deadline=deadline, base=base,
-                                 report=report, improve=improve)
+                                 report=report, improve=improve,
+                                 accept=lambda cols: passes(closing, cols))
         track.update(rounds=done + found.rounds, nodes=found.nodes, open=found.open)
         stats.update(nodes=stats.get("nodes", 0) + found.nodes, open=found.open,
                      depth=max(found.depth, stats.get("depth", 0)),
@@ -325,7 +328,7 @@ def _solve(
             solution = _placement(inc)
     proven = low is not None and best <= low
     track.update(stage="optimal" if proven else "stopped", incumbent=best, bound=low)
-    out.update(solution=solution, bound=sign * low if low is not None else None,
+    out.update(solution=solution, bound=sign * low if low is not None else None, value=sign * best,
                stage2="optimal" if proven else "feasible", status="optimal" if proven else
                "feasible")
     return out
