@@ -159,7 +159,7 @@ def exact_value(window: Window, metric: str) -> Fraction:
     return Fraction(value(window, metric))
 
 
-def _parts(case: FuzzCase) -> tuple[str, str, list[tuple[str, int]]]:
+def parts(case: FuzzCase) -> tuple[str, str, list[tuple[str, int]]]:
     """Return (objective metric, sense, side rows (metric, limit)) of the case."""
     sides = [("cost", case.vo_budget)] if case.vo_budget is not None else []
     if isinstance(case.objective, int):
@@ -174,7 +174,7 @@ def _parts(case: FuzzCase) -> tuple[str, str, list[tuple[str, int]]]:
 def optimum(case: FuzzCase) -> tuple[int, Fraction] | None:
     """Return the brute-force lexicographic optimum (placed, exact value); None when a job has
     more windows than :data:`validation.joint_brute.MAX_WINDOWS`."""
-    metric, sense, sides = _parts(case)
+    metric, sense, sides = parts(case)
     lists = [all_windows(case.instance, job, free_start=case.free_start)
              for job in case.instance.jobs]
     if any(len(ws) > MAX_WINDOWS for ws in lists):
@@ -193,7 +193,7 @@ def violations(case: FuzzCase, windows: Sequence[Window]) -> list[str]:
     out = check_alternatives(case.instance, windows, sequential=False)
     if len({w.job for w in windows}) != len(windows):
         out.append("count: a job placed twice")
-    _, _, sides = _parts(case)
+    _, _, sides = parts(case)
     for metric, limit in sides:
         total = sum(value(w, metric) for w in windows)
         if total > limit:
@@ -208,7 +208,7 @@ def verdict(case: FuzzCase, result: Any, best: tuple[int, Fraction] | None) -> l
     out = [f"infeasible: {v}" for v in violations(case, result.windows)]
     if best is None or (not result.windows and result.status not in ("optimal", "infeasible")):
         return out
-    metric, sense, _ = _parts(case)
+    metric, sense, _ = parts(case)
     placed = len(result.windows)
     got = sum((exact_value(w, metric) for w in result.windows), Fraction(0))
     sign = 1 if sense == "min" else -1
