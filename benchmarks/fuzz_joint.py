@@ -111,9 +111,10 @@ def main() -> int:
             tally["cross"] += 1
             tally["wrong"] += 1
             print(f"seed {seed} scale {case.scale} objective {case.objective}: {w}", flush=True)
-        if tally["cases"] % 500 == 0:
+        if tally["cases"] % 250 == 0:  # the tallies so far, should the run be stopped
             print(f"... {tally['cases']} cases, {tally['wrong']} wrong, "
-                  f"{time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
+                  f"{time.perf_counter() - began:.0f} s: {json.dumps(dict(tally))}",
+                  file=sys.stderr, flush=True)
     print(f"cases {args.start}..{args.start + args.cases - 1}: {tally['cases']} "
           f"({tally['brute force']} with a brute-force optimum), "
           f"{time.perf_counter() - began:.0f} s")
