@@ -84,6 +84,19 @@ def cpsat_bound(solver: Any, model: Any) -> int | None:
     return int(factor) * (inner + int(offset))
 
 
+def cpsat_proven(solver: Any, model: Any) -> bool:
+    """Return whether CP-SAT's solution is proven optimal by integers: its objective value,
+    summed in Python integers over the response's solution, equals :func:`cpsat_bound`."""
+    obj = model.Proto().objective
+    response = solver.response_proto
+    bound = cpsat_bound(solver, model)
+    if bound is None or len(response.solution) < len(model.Proto().variables):
+        return False
+    inner = sum(int(c) * int(response.solution[v]) if v >= 0 else -int(c) * (
+        1 - int(response.solution[-v - 1])) for v, c in zip(obj.vars, obj.coeffs, strict=True))
+    return int(obj.scaling_factor or 1.0) * (inner + int(obj.offset)) == bound
+
+
 def cpsat_status(code: int) -> str | None:
     """Return the :data:`models.STATUSES` name of a CP-SAT status code (None: a model error)."""
     from ortools.sat.python import cp_model

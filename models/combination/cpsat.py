@@ -10,7 +10,7 @@ import math
 
 from ortools.sat.python import cp_model
 
-from models.backends import cpsat_solver, cpsat_status, run_cpsat
+from models.backends import cpsat_proven, cpsat_solver, cpsat_status, run_cpsat
 from models.combination.problem import Problem, Table
 
 
@@ -37,6 +37,8 @@ def solve_cpsat(
     (m.Maximize if problem.sense == "max" else m.Minimize)(goal)
     solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
     status = cpsat_status(run_cpsat(solver, m)) or "unknown"
+    if status == "optimal" and not cpsat_proven(solver, m):
+        status = "feasible"  # a proof is the integer value equal to the integer bound
     raw = solver.BestObjectiveBound()
     # without a solution CP-SAT reports 0 as its bound: no proven one (0 < a max optimum)
     proven = status in ("optimal", "feasible") and math.isfinite(raw)
