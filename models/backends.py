@@ -59,7 +59,42 @@ def cpsat_solver(*, threads: int, seed: int, time_limit: float | None) -> Any:
     solver.parameters.catch_sigint_signal = False
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(float(time_limit), 0.0)
+    solver.parameters.absolute_gap_limit = 0.0  # a stop is optimal only at a zero gap
+    solver.parameters.relative_gap_limit = 0.0
     return solver
+
+
+def cpsat_bound(solver: Any, model: Any) -> int | None:
+    """Return CP-SAT's proven bound on ``model``'s objective as an exact integer (a lower
+    bound when minimising, an upper bound when maximising), or None when there is none
+    (no solution yet, or an objective with a fractional or inexact offset or scaling).
+
+    Read from the response's integer ``inner_objective_lower_bound`` rather than the double
+    of ``BestObjectiveBound``, which rounds values past 2⁵³."""
+    from ortools.sat.python import cp_model
+
+    obj = model.Proto().objective
+    response = solver.response_proto
+    if response.status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    factor, offset = obj.scaling_factor or 1.0, obj.offset
+    if factor not in (1.0, -1.0) or offset != int(offset) or abs(offset) >= 2**53:
+        return None
+    inner = int(response.inner_objective_lower_bound) if obj.vars else 0  # a constant
+    return int(factor) * (inner + int(offset))
+
+
+def cpsat_proven(solver: Any, model: Any) -> bool:
+    """Return whether CP-SAT's solution is proven optimal by integers: its objective value,
+    summed in Python integers over the response's solution, equals :func:`cpsat_bound`."""
+    obj = model.Proto().objective
+    response = solver.response_proto
+    bound = cpsat_bound(solver, model)
+    if bound is None or len(response.solution) < len(model.Proto().variables):
+        return False
+    inner = sum(int(c) * int(response.solution[v]) if v >= 0 else -int(c) * (
+        1 - int(response.solution[-v - 1])) for v, c in zip(obj.vars, obj.coeffs, strict=True))
+    return int(obj.scaling_factor or 1.0) * (inner + int(obj.offset)) == bound
 
 
 def cpsat_status(code: int) -> str | None:

@@ -8,6 +8,20 @@ from typing import Any, Literal
 Status = Literal["optimal", "feasible", "infeasible", "unknown"]
 STATUSES: tuple[str, ...] = ("optimal", "feasible", "infeasible", "unknown")
 
+TIME_LIMIT_MAX = 1e9
+"""Largest time limit in seconds (about 32 years; None means no limit): the solvers take
+their limits in 64-bit milliseconds or microseconds, which 10¹⁶ s would overflow."""
+
+LIMIT_MAX = 2**62
+"""Largest combination limit t* or b*: CP-SAT computes its sums in 64-bit integers."""
+
+
+def check_time_limit(time_limit: float | None) -> None:
+    """Raise ValueError when ``time_limit`` is above :data:`TIME_LIMIT_MAX`."""
+    if time_limit is not None and time_limit > TIME_LIMIT_MAX:
+        raise ValueError(f"time_limit must be at most 10^9 seconds (None: no limit), "
+                         f"not {time_limit!r}")
+
 
 @dataclass(frozen=True)
 class Result:

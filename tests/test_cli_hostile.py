@@ -203,3 +203,38 @@ def test_dp_memory_cap_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) ->
     code, _, err = _run(["exact", file, "--solver", "dp", "--criterion", "max_q"], capsys)
     _one_line_exit_2(code, err)
     assert "limit" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--joint", "--time-limit", "1e16"],  # overflowed the solvers' int64 milliseconds
+        ["--t-star", str(2**63)],  # past CP-SAT's 64-bit sums
+        ["--joint", "--b-star", str(2**62 + 1), "--problem", "7"],
+    ],
+)
+def test_huge_limits_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture, args: list) -> None:
+    """A time limit past 10^9 s or t*/b* past 2^62: one line naming the flag, exit 2."""
+    from instances import generate, write_instance
+
+    file = str(tmp_path / "tiny.json")
+    write_instance(generate("tiny", 3), file)
+    argv = ["combine", file, *(["--problem", "8"] if "--problem" not in args else []), *args]
+    code, _, err = _run(argv, capsys)
+    _one_line_exit_2(code, err)
+    assert ("--time-limit" in err or "-star" in err) and "internal error" not in err
+
+
+def test_a_dp_step_cap_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The combination DP's step cap on the command line: one line, exit 2."""
+    from instances import generate, write_instance
+    from models.combination import dp
+
+    monkeypatch.setattr(dp, "MAX_STEPS", 1)
+    monkeypatch.setattr(dp, "TABLE_CELLS", 0)
+    file = str(tmp_path / "css.json")
+    write_instance(generate("css2015", 1), file)
+    code, _, err = _run(["combine", file, "--problem", "8"], capsys)
+    _one_line_exit_2(code, err)
+    assert "limit" in err and "internal error" not in err

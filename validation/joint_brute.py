@@ -10,7 +10,7 @@ then the best Σ value) under side limits. Neither shares code with the models.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 
 from instances import Instance, Job, cost, duration
@@ -28,8 +28,10 @@ def all_windows(instance: Instance, job: Job, *, free_start: bool = True) -> lis
         return []
     nodes = {node.id: node for node in instance.nodes}
     budget = _budget(job)
-    if free_start:
-        starts = range(min(c.start for c, _ in suitable), max(c.end for c, _ in suitable))
+    if free_start:  # a task fits its slot only from its start to its end less its own
+        spans = sorted((c.start, c.end - duration(job.volume, nodes[c.node].performance))
+                       for c, _ in suitable)  # duration (square: at least that)
+        starts: Sequence[int] | Iterator[int] = _union(spans)
     else:
         starts = sorted({c.start for c, _ in suitable})
     out = []
@@ -53,6 +55,16 @@ def all_windows(instance: Instance, job: Job, *, free_start: bool = True) -> lis
                 Placement(s.node, t, t + d, c, s.start, s.end, nodes[s.node].q)
                 for (_, s), d, c in zip(pairs, ds, costs, strict=True))))
     return out
+
+
+def _union(spans: Sequence[tuple[int, int]]) -> Iterator[int]:
+    """Yield every integer of the union of the sorted closed intervals ``spans``, once."""
+    reach = None
+    for lo, hi in spans:
+        lo = lo if reach is None else max(lo, reach + 1)
+        if lo <= hi:
+            yield from range(lo, hi + 1)
+            reach = hi
 
 
 def value(window: Window, metric: str) -> int:

@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from instances.workload import Workload
-from models.backends import cpsat_solver, cpsat_status, run_cpsat
+from models.backends import cpsat_proven, cpsat_solver, cpsat_status, run_cpsat
 from models.result import Result
 
 
@@ -121,6 +121,8 @@ def solve_snapshot_cpsat(
     model.Minimize(delayed)
     solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
     stage1 = cpsat_status(run_cpsat(solver, model)) or "unknown"
+    if stage1 == "optimal" and not cpsat_proven(solver, model):
+        stage1 = "feasible"  # a proof is the integer value equal to the integer bound
     if stage1 not in ("optimal", "feasible"):
         return Result(stage1, None, None, time.perf_counter() - began, "cpsat", (),
                       {"stage1": stage1, "stage2": None})  # fmt: skip
@@ -141,6 +143,8 @@ def solve_snapshot_cpsat(
         left = max(time_limit - (time.perf_counter() - began), 0.01 * time_limit)
     solver2 = cpsat_solver(threads=threads, seed=seed, time_limit=left)
     stage2 = cpsat_status(run_cpsat(solver2, model)) or "unknown"
+    if stage2 == "optimal" and not cpsat_proven(solver2, model):
+        stage2 = "feasible"
     info["stage2"] = stage2
     if stage2 in ("optimal", "feasible"):
         makespan = round(solver2.ObjectiveValue()) - first

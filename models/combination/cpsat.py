@@ -10,7 +10,7 @@ import math
 
 from ortools.sat.python import cp_model
 
-from models.backends import cpsat_solver, cpsat_status, run_cpsat
+from models.backends import cpsat_proven, cpsat_solver, cpsat_status, run_cpsat
 from models.combination.problem import Problem, Table
 
 
@@ -31,11 +31,14 @@ def solve_cpsat(
     for row in x:
         m.AddExactlyOne(row)
     cells = [(f_tab[i][j], g_tab[i][j], v) for i, row in enumerate(x) for j, v in enumerate(row)]
-    m.Add(sum(g * v for _, g, v in cells) <= limit)
+    # a limit past every combination's sum binds nothing: kept within CP-SAT's 64-bit sums
+    m.Add(sum(g * v for _, g, v in cells) <= min(limit, sum(max(row) for row in g_tab)))
     goal = sum(f * v for f, _, v in cells)
     (m.Maximize if problem.sense == "max" else m.Minimize)(goal)
     solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
     status = cpsat_status(run_cpsat(solver, m)) or "unknown"
+    if status == "optimal" and not cpsat_proven(solver, m):
+        status = "feasible"  # a proof is the integer value equal to the integer bound
     raw = solver.BestObjectiveBound()
     # without a solution CP-SAT reports 0 as its bound: no proven one (0 < a max optimum)
     proven = status in ("optimal", "feasible") and math.isfinite(raw)

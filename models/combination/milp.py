@@ -34,7 +34,8 @@ def solve_milp(
     for i, row in enumerate(x):
         prob += pulp.lpSum(row) == 1, f"one{i}"
     cells = [(f_tab[i][j], g_tab[i][j], v) for i, row in enumerate(x) for j, v in enumerate(row)]
-    prob += pulp.LpAffineExpression([(v, g) for _, g, v in cells]) <= limit, "limit"
+    top = min(limit, sum(max(row) for row in g_tab))  # a larger limit binds nothing
+    prob += pulp.LpAffineExpression([(v, g) for _, g, v in cells]) <= top, "limit"
     prob += pulp.LpAffineExpression([(v, sign * f) for f, _, v in cells])
     status, raw = solve_cbc(prob, time_limit=time_limit, threads=threads)
     bound = sign * raw if raw is not None else None

@@ -11,7 +11,7 @@ from typing import Any
 
 from models.combination.problem import Table, limit_for, problem_of
 from models.progress import DEFAULT_TIME_LIMIT
-from models.result import Result
+from models.result import Result, check_time_limit
 
 COMBINATION_SOLVERS: dict[str, str] = {
     "dp": "backward recursion of Toporkov et al. 2015 eqs. (2)–(4) over the constraint resource",
@@ -68,6 +68,7 @@ def solve_combination(
         ``b_star``, ``limit`` (the constraint's) and ``constraint_value`` (Σ g).
     """
     began = _clock.perf_counter()
+    check_time_limit(time_limit)
     prob = problem_of(problem)
     if solver not in COMBINATION_SOLVERS:
         raise ValueError(

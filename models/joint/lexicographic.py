@@ -8,13 +8,12 @@ one docs/concepts.md metric over the placed jobs, or a combination problem's Σ 
 
 from __future__ import annotations
 
-import math
 import time as _clock
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from models.backends import cpsat_solver, cpsat_status, run_cpsat
+from models.backends import cpsat_bound, cpsat_solver, cpsat_status, run_cpsat
 from models.joint.cpsat import JointModel
 from models.progress import SolveProgress
 
@@ -44,9 +43,11 @@ def solve_lexicographic(
     ``hint`` (see :meth:`JointModel.hint`) seeds the first stage.
 
     Returns a dict with ``status`` (both stages proven → ``optimal``),
-    ``solution`` (see :meth:`JointModel.solution`, None without one),
-    ``bound`` (stage 2's raw bound, only when stage 1 is proven),
-    ``placed_bound`` (stage 1's bound on the count) and the stages' statuses.
+    ``solution`` (see :meth:`JointModel.solution`, None without one), ``value`` (its
+    ``goal``, an exact integer), ``bound`` (stage 2's exact integer bound,
+    :func:`models.backends.cpsat_bound`, only when stage 1 is proven), ``placed_bound``
+    (stage 1's) and the stages' statuses. A stage is proven when its value equals its
+    bound (integers), whatever CP-SAT's status says.
     ``progress`` (None: only on interactive runs, :mod:`models.progress`)
     writes each stage's elapsed time, incumbent and bound to stderr; ``scale``
     divides stage 2's raw objective for that display.
@@ -60,15 +61,16 @@ def solve_lexicographic(
     solver = _solver(time_limit, threads, seed)
     track = SolveProgress("joint stage 1 (jobs placed)", enabled=progress)
     first = cpsat_status(run_cpsat(track.wrap(solver), m)) or "unknown"
-    out: dict[str, Any] = {"stage1": first, "stage2": None, "bound": None, "placed_bound": None}
-    # without a solution CP-SAT reports 0 as its bound: not a proven bound on the count
-    if first in ("optimal", "feasible") and math.isfinite(solver.BestObjectiveBound()):
-        out["placed_bound"] = math.floor(solver.BestObjectiveBound() + 1e-9)
+    out: dict[str, Any] = {"stage1": first, "stage2": None, "bound": None, "placed_bound": None,
+                           "value": None}
     if first not in ("optimal", "feasible"):
         out.update(status=first, solution=None)
         return out
     best = jm.solution(solver)
-    out.update(status=first, solution=best)
+    # the count is proven when it equals CP-SAT's integer bound, not by CP-SAT's status
+    out["placed_bound"] = cpsat_bound(solver, m)
+    first = "optimal" if out["placed_bound"] == len(best) else "feasible"
+    out.update(status=first, solution=best, stage1=first)
     if goal is None:
         return out
     m.Add(count == len(best))
@@ -81,11 +83,13 @@ def solve_lexicographic(
     solver = _solver(left, threads, seed)
     track = SolveProgress("joint stage 2 (objective)", enabled=progress, scale=scale)
     second = cpsat_status(run_cpsat(track.wrap(solver), m)) or "unknown"
-    out["stage2"] = second
     if second in ("optimal", "feasible"):
         out["solution"] = jm.solution(solver)
-        raw = solver.BestObjectiveBound()
-        if first == "optimal" and math.isfinite(raw):
-            out["bound"] = raw
+        out["value"] = int(solver.Value(goal))
+        if first == "optimal":
+            out["bound"] = cpsat_bound(solver, m)
+        second = "optimal" if out["bound"] is not None and out["bound"] == out["value"] else (
+            "feasible")
+    out["stage2"] = second
     out["status"] = "optimal" if first == second == "optimal" else "feasible"
     return out

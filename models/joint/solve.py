@@ -13,9 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from instances import CRITERIA, Instance, Job
+from instances.errors import LimitError
 from models.combination.problem import TIMES, Table, problem_of
+from models.joint.exact import broken, largest
 from models.progress import DEFAULT_TIME_LIMIT
-from models.result import Result
+from models.result import Result, check_time_limit
 from planner import METRICS, Window, make_window
 from planner.registry import JOINT_SOLVERS
 
@@ -85,7 +87,10 @@ def _alternatives(
 
     if not hasattr(planner, "find_alternatives"):
         return []
-    found = planner.find_alternatives(instance, algorithm, jobs=[j.id for j in batch]).by_job()
+    try:
+        found = planner.find_alternatives(instance, algorithm, jobs=[j.id for j in batch]).by_job()
+    except LimitError:  # the heuristic's subset table is too large: no seeds (they only help)
+        return []
     out = []
     for j, job in enumerate(batch):
         for w in found.get(job.id, []):
@@ -178,6 +183,7 @@ def solve_joint(
     from models.joint.space import JobSpace
 
     began = _clock.perf_counter()
+    check_time_limit(time_limit)
     if solver not in JOINT_SOLVERS:
         choices = ", ".join(JOINT_SOLVERS)
         raise ValueError(f"unknown joint solver '{solver}' (choose from: {choices})")
@@ -185,9 +191,10 @@ def solve_joint(
         raise ValueError(f"time must be one of {', '.join(TIMES)}, not {time!r}")
     batch = _batch(instance, jobs)
     spaces = [JobSpace(instance, job) for job in batch]
-    jm = JointModel(spaces, free_start=free_start, vo_budget=vo_budget)
+    vo = None if vo_budget is None else min(vo_budget, sum(largest(sp, "cost") for sp in spaces))
+    jm = JointModel(spaces, free_start=free_start, vo_budget=vo)
     info: dict[str, Any] = {"free_start": free_start, "vo_budget": vo_budget}
-    sides: list[tuple[str, int]] = [("cost", vo_budget)] if vo_budget is not None else []
+    sides: list[tuple[str, int]] = [("cost", vo)] if vo is not None else []
     if problem is None:
         if objective not in METRICS:
             raise ValueError(f"unknown objective '{objective}' (choose from: {', '.join(METRICS)})")
@@ -211,12 +218,16 @@ def solve_joint(
         limit = given
         if limit is None:
             limit = _two_phase_limit(instance, batch, prob.constraint, time, algorithm)
-        jm.model.Add(sum(part(j, prob.constraint) for j in range(len(spaces))) <= limit)
+        # no solution's sum passes the jobs' largest values: a larger limit (up to any
+        # integer) binds nothing, and the models get one within their 64-bit sums
+        name = time if prob.constraint == "time" else "cost"
+        binding = min(limit, sum(largest(sp, name) for sp in spaces))
+        jm.model.Add(sum(part(j, prob.constraint) for j in range(len(spaces))) <= binding)
         goal = sum(part(j, prob.objective) for j in range(len(spaces)))
         info.update(problem=prob.number, time=time, limit=limit, t_star=t_star, b_star=b_star)
         info[prob.limit_name] = limit
         linear = time if prob.objective == "time" else "cost"
-        sides.append((time if prob.constraint == "time" else "cost", limit))
+        sides.append((name, binding))
 
         def metric_of(w: Window, kind: str) -> int:
             return w.cost if kind == "cost" else w.metric(time)
@@ -246,6 +257,11 @@ def solve_joint(
             scale=scale,
             progress=progress,
         )
+    if out["solution"] is not None:
+        reason = broken(spaces, out["solution"], sides, free_start=free_start)
+        if reason is not None:  # never met: no solver may return a solution that breaks a row
+            info["rejected"] = reason
+            out = {**out, "solution": None, "status": "unknown", "bound": None}
     windows: list[Window] = []
     for j, (T, chosen) in sorted((out["solution"] or {}).items()):
         slots = sorted(
@@ -255,13 +271,15 @@ def solve_joint(
     found = out["solution"] is not None
     result_objective = sum(value(w) for w in windows) if found else None
     status, raw = out["status"], out["bound"]
+    if status == "optimal" and (raw is None or raw != out.get("value")):
+        status = "feasible"  # a proof is the exact integer value equal to the integer bound
     if problem is None and objective == "q":
         # q scaled by 10^k and rounded: the model's optimum is proven only when exact
         slack = sum(jm.rounding.get(j, 0.0) * (scale // s) for j, (_, s) in enumerate(parts))
         if slack:
             status = "feasible" if status == "optimal" else status
             raw = raw + slack if raw is not None else None
-    bound = raw / scale if raw is not None else None
+    bound = raw if raw is None or scale == 1 else raw / scale
     if status == "optimal":
         bound = result_objective
     placed = {w.job for w in windows}

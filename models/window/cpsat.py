@@ -27,7 +27,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from instances.errors import LimitError
-from models.backends import cpsat_solver, cpsat_status, run_cpsat
+from models.backends import cpsat_proven, cpsat_solver, cpsat_status, run_cpsat
 from models.window.cpsat_layers import add_bound_cut, add_split, narrow, split_sum
 from models.window.reduce import reduce_space
 from models.window.space import WindowSpace, approximate_q, natural_q
@@ -196,6 +196,8 @@ class WindowModel:
                     f"({why[:120]}); use the dp or milp solver"
                 )
             raise RuntimeError(f"CP-SAT rejected the window model: {why}")
+        if status == "optimal" and not cpsat_proven(solver, self.model):
+            status = "feasible"  # a proof is the integer value equal to the integer bound
         raw = solver.BestObjectiveBound()
         # without a solution CP-SAT may report 0 as its bound: not a proven one
         proven = status in ("optimal", "feasible") and math.isfinite(raw)

@@ -58,6 +58,7 @@ def _check(args: argparse.Namespace) -> None:
     import planner
     from models import COMBINATION_SOLVERS
     from models.combination import TIMES
+    from models.result import LIMIT_MAX
 
     choice("problem", args.problem, PROBLEM_CHOICES)
     from models import JOINT_SOLVERS
@@ -73,8 +74,8 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("planner: the alternatives search is not available in this build")
     choice("algorithm", args.algorithm, planner.ALGORITHMS)
     for flag, value in (("--t-star", args.t_star), ("--b-star", args.b_star)):
-        if value is not None and value < 0:
-            raise UsageError(f"planner: {flag} must be an integer >= 0")
+        if value is not None and not 0 <= value <= LIMIT_MAX:
+            raise UsageError(f"planner: {flag} must be an integer >= 0 and <= 2^62")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -145,6 +145,10 @@ def time_limit(text: str) -> float | None:
         raise argparse.ArgumentTypeError(
             f"--time-limit must be a positive number of seconds, got '{text}'"
         )
+    if value > 1e9:  # models.result.TIME_LIMIT_MAX; the solvers' clocks count in int64
+        raise argparse.ArgumentTypeError(
+            f"--time-limit must be at most 10^9 seconds ('none' for no limit), got '{text}'"
+        )
     return value
 
 

@@ -200,3 +200,22 @@ def test_a_model_whose_presolve_fails_is_solved_without_it() -> None:
     m.Minimize(goal)
     solver = cpsat_solver(threads=1, seed=0, time_limit=None)
     assert run_cpsat(solver, m) == cp_model.INFEASIBLE
+
+
+def test_cpsat_bound_is_exact_past_two_to_the_fifty_three() -> None:
+    """CP-SAT's bound read from its response as an integer: exact at 9·10^15 + 26 (the
+    double of BestObjectiveBound rounds there), for a minimised and a maximised objective."""
+    from ortools.sat.python import cp_model
+
+    from models.backends import cpsat_bound, cpsat_solver, run_cpsat
+
+    m = cp_model.CpModel()
+    x, y = m.NewIntVar(0, 10**16, "x"), m.NewBoolVar("y")
+    m.Add(x >= 3 * 10**15 + 7 + y)
+    m.Minimize(3 * x + 5 - y)
+    solver = cpsat_solver(threads=1, seed=0, time_limit=10)
+    run_cpsat(solver, m)
+    assert cpsat_bound(solver, m) == 9 * 10**15 + 26 == solver.Value(3 * x + 5 - y)
+    m.Maximize(-3 * x + 5 - y)
+    run_cpsat(solver, m)
+    assert cpsat_bound(solver, m) == -(9 * 10**15) - 16

@@ -279,3 +279,62 @@ def test_milp_is_exact_where_cbc_preprocessing_fails() -> None:
         res = solve_combination(batch, 8, solver, time="runtime")
         assert res.info["t_star"] == limit
         assert (res.status, res.objective, res.bound) == ("optimal", 156, 156), solver
+
+
+@pytest.mark.parametrize("problem", [6, 7, 8, 9])
+@pytest.mark.parametrize("seed", range(12))
+def test_dp_is_exact_past_two_to_the_fifty_three(seed: int, problem: int) -> None:
+    """Costs near 10^17 that differ by a unit (doubles round them): the DP, as its table and
+    as its step function, returns the brute-force optimum exactly."""
+    from models.combination import dp
+
+    rng = np.random.default_rng(seed)
+    batch = {f"j{j}": [win(f"j{j}", (int(rng.integers(1, 9)), 10**17 + int(rng.integers(0, 4))))
+                       for _ in range(3)] for j in range(3)}
+    limits = {"t_star": 14, "b_star": 3 * 10**17 + 5}
+    want = brute(batch, problem, limits["b_star" if problem == 7 else "t_star"], "proc_time")
+    for cells in (dp.TABLE_CELLS, 0):  # 0: every table too large, so the step function
+        old, dp.TABLE_CELLS = dp.TABLE_CELLS, cells
+        try:
+            r = solve_combination(batch, problem, "dp", **limits)
+        finally:
+            dp.TABLE_CELLS = old
+        assert r.objective == want and (r.status == "optimal") == (want is not None)
+
+
+def test_dp_does_not_grow_with_t_star() -> None:
+    """Durations near 10^11 and t* near 3·10^11 (a table of 10^12 cells): the step function
+    answers at once, equal to brute force."""
+    def long(job: str, d: int, c: int) -> Window:
+        return Window(job, 0, (Placement("a", 0, d, c, 0, 10**12),))
+
+    big = {f"j{j}": [long(f"j{j}", 10**11 + 7 * j + k, 5 + k) for k in range(3)]
+           for j in range(3)}
+    limit = 3 * 10**11 + 25
+    r = solve_combination(big, 8, "dp", t_star=limit)
+    assert r.status == "optimal" and r.objective == brute(big, 8, limit, "proc_time")
+
+
+def test_dp_step_cap_is_a_limit_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its cap of candidate steps the DP stops with a LimitError naming the others."""
+    from instances import LimitError
+    from models.combination import dp
+
+    monkeypatch.setattr(dp, "MAX_STEPS", 3)
+    monkeypatch.setattr(dp, "TABLE_CELLS", 0)
+    with pytest.raises(LimitError, match=r"above its limit of 3 .*cpsat or milp"):
+        solve_combination(BATCH, 8, "dp")
+
+
+@pytest.mark.parametrize("solver", SOLVER_NAMES)
+def test_a_limit_past_every_sum_is_not_binding(solver: str) -> None:
+    """t* = 2^63 (past CP-SAT's 64-bit sums): the same optimum as an unbinding small limit."""
+    small = solve_combination(BATCH, 8, solver, t_star=100)
+    huge = solve_combination(BATCH, 8, solver, t_star=2**63)
+    assert huge.status == "optimal" and huge.objective == small.objective == 7
+
+
+def test_a_time_limit_past_ten_to_the_nine_is_refused() -> None:
+    """time_limit=1e16 (it overflowed the solvers' 64-bit milliseconds): one ValueError."""
+    with pytest.raises(ValueError, match="at most 10\\^9 seconds"):
+        solve_combination(BATCH, 8, "cpsat", time_limit=1e16)

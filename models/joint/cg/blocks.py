@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from instances.errors import LimitError
 from models.joint.cg.column import Linear
 from models.joint.cg.levels import _Group, _groups
 from models.joint.cg.prices import Prices
+from models.joint.cg.subsets import search
 from models.joint.space import JobSpace
 from models.window.knapsack import select
 
@@ -46,7 +48,12 @@ class Block:
         opts = self.which[c][cells]
         z = self.zn[c][cells]
         g = self.g
-        pick = select(z, g.c[opts], self.n, self.budget, g.exact[opts] if self.rule else None)
+        rule = g.exact[opts] if self.rule else None
+        try:
+            pick = select(z, g.c[opts], self.n, self.budget, rule)
+        except LimitError:  # a budget too large for the DP's table (one cell per unit)
+            assert self.budget is not None
+            pick = search(z, g.c[opts], self.n, self.budget, rule)
         if pick is None:
             return None
         return float(z[pick].sum()) + self.extra[c], tuple(

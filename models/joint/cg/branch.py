@@ -45,12 +45,16 @@ class Tree:
     rounds: int = 0
     depth: int = 0
     finished: bool = False
+    accept: Callable[[Sequence[Column]], bool] | None = None
 
     def offer(self, columns: Sequence[Column], value: int, count: int | None) -> None:
         """Keep ``columns`` (worth ``value``) as the incumbent when they beat it and are a
-        solution: one window per job, ``count`` of them, no two tasks sharing a node's time."""
+        solution: one window per job, ``count`` of them, no two tasks sharing a node's time,
+        and :attr:`accept` (the exact re-check of every row) passes them; an LP solution
+        within GLOP's tolerances may break a side row by many units at large values."""
         jobs = len({c.j for c in columns})
-        if value < self.best and jobs == len(columns) == (count or jobs) and overlap_free(columns):
+        if value < self.best and jobs == len(columns) == (count or jobs) and overlap_free(
+                columns) and (self.accept is None or self.accept(columns)):
             self.columns, self.best = list(columns), value
 
     def settle(self, heap: Sequence[tuple[float, int, int, _Node]]) -> None:
@@ -82,6 +86,7 @@ def branch_and_price(
     report: Callable[[Tree], None] | None = None,
     cutoff: int = 2**62,
     improve: Callable[[Sequence[Column], Sequence[Column]], Sequence[Column] | None] | None = None,
+    accept: Callable[[Sequence[Column]], bool] | None = None,
 ) -> Tree:
     """Close the gap between ``incumbent`` (``sign``·Σ ``metric``) and ``root_bound`` by
     branch-and-price over ``master`` (its count row fixed); return the best solution and
@@ -93,13 +98,14 @@ def branch_and_price(
     held at every node. ``report`` is called after each branching with the current
     :class:`Tree`. ``improve(columns, incumbent)`` is a heuristic over the master's columns
     (the integer master), run after the root and every :data:`HEURISTIC_EVERY` nodes
-    while new columns keep coming; its solution must obey the master's rows.
+    while new columns keep coming; its solution must obey the master's rows. ``accept``:
+    the exact re-check every incumbent must pass (:meth:`Tree.offer`).
     """
     search = NodeSearch(spaces, master, metric, sign, free_start, deadline, base)
     master.lp.SetSolverSpecificParametersAsString(GLOP_TREE)
     best = search.value(incumbent) if incumbent else cutoff
     search.set_big(10.0 * (abs(best) + 1.0) + 1000.0 if incumbent else 1e4, first=True)
-    tree = Tree(list(incumbent), best, min(round_up(root_bound), best))
+    tree = Tree(list(incumbent), best, min(round_up(root_bound), best), accept=accept)
     heap: list[tuple[float, int, int, _Node]] = []
     counter, seen = 0, 0
     heapq.heappush(heap, (root_bound, 0, counter, _Node(root_bound, ())))

@@ -8,20 +8,19 @@ level by level, each listing closed by an escape window.
 
 from __future__ import annotations
 
-import math
 import time as _clock
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from models.joint.cg.column import Column
-from models.joint.cg.duals import MARGIN, round_up
+from models.joint.cg.duals import MARGIN
 from models.joint.cg.enumeration import count_below
 from models.joint.cg.fixing import job_thresholds
 from models.joint.cg.generate import Generation
-from models.joint.cg.node import overlap_free
 from models.joint.cg.packing import available as packing_available
 from models.joint.cg.packing import solve_packing
+from models.joint.exact import broken
 from models.joint.space import JobSpace
 from models.progress import SearchProgress
 
@@ -38,8 +37,9 @@ LEVEL_LIMIT = 8_000
 @dataclass
 class Closing:
     """What the enumeration close needs of the batch: job spaces, the root generation (bound
-    and duals), the objective, side rows, placed count, start rule, seed, statistics and the
-    progress line."""
+    and duals), the objective, side rows, placed count, start rule, seed, statistics, the
+    progress line and the deadline of every listing (a ``time.perf_counter`` value; None:
+    none)."""
 
     spaces: Sequence[JobSpace]
     gen: Generation
@@ -51,6 +51,7 @@ class Closing:
     seed: int
     stats: dict[str, Any]
     track: SearchProgress
+    deadline: float | None = None
 
 
 def listing(
@@ -59,7 +60,7 @@ def listing(
     """Return every window that a solution of value ≤ L + ``gap`` may use (L the bound of
     the root generation; reduced-cost reasoning of :mod:`models.joint.cg.fixing`) and the
     jobs such a solution must place; None past ``limit`` windows (default
-    :data:`LISTING_LIMIT`) or without SCIP."""
+    :data:`LISTING_LIMIT`), past the deadline, or without SCIP."""
     gen = c.gen
     assert gen.duals is not None and gen.values is not None
     if not packing_available():
@@ -69,7 +70,8 @@ def listing(
     thresholds = [None if job is None else job[0] for job in jobs]
     must = [j for j, job in enumerate(jobs) if job is not None and job[1]]
     found = count_below(c.spaces, duals.form, duals.prices, thresholds,
-                        free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit)
+                        free_start=c.free_start, limit=LISTING_LIMIT if limit is None else limit,
+                        deadline=c.deadline)
     if found is None:
         return None
     columns = [Column.build(j, c.spaces[j], T, chosen)
@@ -87,14 +89,17 @@ def pack(
     deadline: float | None,
 ) -> tuple[list[Column], int, int]:
     """Solve the set-packing problem over the listed windows; return the best solution, its
-    ``sign``-value and the proven bound.
+    ``sign``-value and the proven bound (SCIP's, an integer, :mod:`models.joint.cg.packing`;
+    a solution SCIP returns is kept only when it passes the exact re-check).
 
     Without ``escape`` the listing holds every window of a solution of value ≤ ``best``
     and SCIP starts from the incumbent: its optimum is the joint optimum and its bound, at
     most ``best``, bounds the joint problem. With ``escape`` = ⌊L + g⌋ + 1 the listing holds
     every window of a solution of value ≤ L + g, and the escape window stands for all
     others: an optimum that takes it proves the bound ``escape``; one that does not is the
-    joint optimum; a stopped solve bounds the joint problem by its own bound."""
+    joint optimum; a stopped solve bounds the joint problem by its own bound. In every case
+    the joint optimum is at least min(SCIP's bound, ``best``): the proof is that integer
+    reaching ``best``."""
     columns, must = listed
     keys = {col.key for col in columns}
     if escape is None:  # only a float margin could leave one out
@@ -103,21 +108,25 @@ def pack(
                         must=must, hint=incumbent if escape is None else (), escape=escape,
                         deadline=deadline, seed=c.seed)
     inc = list(incumbent)
-    chosen = got.columns
-    if got.value is None or (not got.escaped and not (
-            len({col.j for col in chosen}) == len(chosen) == c.count
-            and overlap_free(chosen))):
-        return inc, best, low  # nothing found, or rows broken (never met: SCIP is exact)
-    if not got.escaped and got.value < best:
-        inc, best = chosen, got.value
-    if got.status == "optimal" and not got.escaped and got.value <= best:
+    if got.value is not None and not got.escaped:
+        if not passes(c, got.columns, must):
+            return inc, best, low  # SCIP's numbers went wrong: neither answer is used
+        if got.value < best:
+            inc, best = got.columns, got.value
+    if got.bound is None:
+        return inc, best, low
+    if got.bound >= best:
         c.stats["closed_by"] = "enumeration"
-        return inc, best, best
-    if got.status == "optimal" and got.escaped:
-        return inc, best, min(max(low, got.value), best)
-    if got.bound is not None and math.isfinite(got.bound):
-        return inc, best, min(max(low, round_up(got.bound)), best)
-    return inc, best, low
+    return inc, best, min(max(low, got.bound), best)
+
+
+def passes(c: Closing, columns: Sequence[Column], must: Sequence[int] = ()) -> bool:
+    """Return whether ``columns`` are a solution of the joint problem with the count fixed,
+    re-checked in integers (:func:`models.joint.exact.broken`): SCIP's feasibility
+    tolerance is relative, so a packing it returns may break a row by many units."""
+    placed = {col.j: (col.T, col.chosen) for col in columns}
+    return (len(placed) == len(columns) == c.count and set(must) <= set(placed)
+            and broken(c.spaces, placed, c.sides, free_start=c.free_start) is None)
 
 
 def deepen(

@@ -6,15 +6,13 @@ restricted by reduced-cost fixing (:mod:`models.joint.cg.fixing`).
 
 from __future__ import annotations
 
-import math
 import time as _clock
 from collections.abc import Sequence
 from typing import Any
 
 from ortools.sat.python import cp_model
 
-from models.backends import cpsat_status, run_cpsat
-from models.joint.cg.duals import round_up
+from models.backends import cpsat_bound, cpsat_status, run_cpsat
 from models.joint.cpsat import JointModel
 
 
@@ -68,11 +66,12 @@ def close_compact(
     if status == "infeasible":  # nothing better than the incumbent exists
         stats["closed_by"] = "compact"
         return solution, best, best
-    if status == "optimal":
+    if status not in ("optimal", "feasible"):
+        return solution, best, low
+    found = cpsat_bound(solver, m)  # exact integers, never the doubles of ObjectiveValue
+    if found is not None:
+        low = found if low is None else max(low, found)
+    value = sign * int(solver.Value(goal))
+    if low is not None and value <= low:
         stats["closed_by"] = "compact"
-    raw = solver.BestObjectiveBound()
-    if status in ("optimal", "feasible") and math.isfinite(raw):
-        low = round_up(raw) if low is None else max(low, round_up(raw))
-    if status in ("optimal", "feasible"):
-        return jm.solution(solver), round(solver.ObjectiveValue()), low
-    return solution, best, low
+    return jm.solution(solver), value, low

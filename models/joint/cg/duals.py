@@ -15,6 +15,12 @@ from models.joint.cg.pricing import Prices
 MARGIN = 1e-6
 """Relative margin subtracted from a floating bound before rounding it up to an integer."""
 
+ERROR = 1e-9
+"""Error allowed per unit of magnitude of a Lagrangian sum (:meth:`Duals.lagrangian`): the
+sum's terms (the fixed part, the prices, each job's priced value and μ) may be far larger
+than the sum itself, and each carries a rounding error of about 10⁻¹⁶ of its size; this
+covers them ten million times over."""
+
 
 def round_up(bound: float) -> int:
     """Return the least integer ≥ ``bound`` less a relative :data:`MARGIN` (never too high)."""
@@ -41,8 +47,13 @@ class Duals:
 
         ``placed`` (branch-and-price rules): a job placed (True) adds ``best_j − μ`` and
         makes the bound +inf without a window; a job not placed (False) adds nothing.
+
+        The sum is lowered by :data:`ERROR` times its magnitude (|fixed|, Σ ρ, and per job
+        |best_j|, |μ| and Σ ρ again for the prices its value sums), so that floating error
+        in it or in the priced values never lifts it above the true bound.
         """
-        total = self.fixed - sum(float(rho.sum()) for _, rho in self.prices.by_node.values())
+        rho = sum(float(r.sum()) for _, r in self.prices.by_node.values())
+        total, size = self.fixed - rho, abs(self.fixed) + rho
         for j, v in enumerate(best):
             rule = None if placed is None else placed[j]
             if rule is False:
@@ -52,7 +63,8 @@ class Duals:
                     return math.inf
                 continue
             total += v - self.mu if rule else min(0.0, v - self.mu)
-        return total
+            size += abs(v) + abs(self.mu) + rho
+        return total - ERROR * size
 
     def reduced(self, col: Column) -> float:
         """Return the reduced cost of ``col``: form + covered prices − μ − π_j."""

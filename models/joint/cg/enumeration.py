@@ -19,6 +19,7 @@ the starts of the piece where its value meets the threshold.
 
 from __future__ import annotations
 
+import time as _clock
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,8 +36,33 @@ TOLERANCE = 1e-9
 """Floating slack with which a value is compared with the threshold (keeps ties listed)."""
 
 
+CHECK_EVERY = 1024
+"""Steps of the subset search (and rows of a level) between two looks at the deadline."""
+
+
 class TooMany(Exception):
-    """Raised when a listing would exceed its ``limit``."""
+    """Raised when a listing would exceed its ``limit``, or its deadline passes."""
+
+
+class _Room:
+    """What a listing may still take: windows (None: any number) and time (a
+    ``time.perf_counter`` deadline, None: any)."""
+
+    def __init__(self, limit: int | None, deadline: float | None) -> None:
+        self.limit, self.deadline, self.steps = limit, deadline, 0
+
+    def take(self, out: list[Listed], more: int) -> None:
+        """Raise :class:`TooMany` before ``out`` would grow past the limit by ``more``."""
+        if self.limit is not None and len(out) + more > self.limit:
+            raise TooMany
+
+    def tick(self) -> None:
+        """Count a step; every :data:`CHECK_EVERY` steps, raise :class:`TooMany` past the
+        deadline."""
+        self.steps += 1
+        if self.deadline is not None and self.steps % CHECK_EVERY == 0 and (
+                _clock.perf_counter() > self.deadline):
+            raise TooMany
 
 
 def windows_below(
@@ -47,17 +73,22 @@ def windows_below(
     *,
     free_start: bool = True,
     limit: int | None = None,
+    deadline: float | None = None,
 ) -> list[Listed]:
     """Return every window of the job whose priced value under ``form`` and ``prices`` is at
     most ``threshold``, each once, with its exact value.
 
-    ``limit``: raise :class:`TooMany` as soon as more windows than that are found.
+    ``limit``: raise :class:`TooMany` before more windows than that would be held (a piece's
+    starts are counted before they are written, so memory stays within the limit);
+    ``deadline`` (``time.perf_counter``): raise it once that time has passed, looked at
+    inside every loop.
     """
     out: list[Listed] = []
+    room = _Room(limit, deadline)
     for R, idx, rule in _groups(sp, form):
         if len(idx) >= sp.n:
             _level(sp, _Group(sp, idx, form, prices, R), form, threshold, free_start,
-                   rule or (not sp.square and form.rt != 0), out, limit)
+                   rule or (not sp.square and form.rt != 0), out, room)
     return out
 
 
@@ -69,7 +100,7 @@ def _level(
     free_start: bool,
     exact_rule: bool,
     out: list[Listed],
-    limit: int | None,
+    room: _Room,
 ) -> None:
     n = sp.n
     if free_start:
@@ -88,20 +119,20 @@ def _level(
     least = fixed + np.minimum(form.T * T, form.T * ends)  # the piece's least start term
     smallest = np.partition(zn, n - 1, axis=1)[:, :n].sum(axis=1) + least
     for row in np.flatnonzero(smallest <= threshold + TOLERANCE):
+        room.tick()
         z = zn[row]
         cells = np.flatnonzero(np.isfinite(z))
         order = cells[np.argsort(z[cells], kind="stable")]
         opts = which[row][order]
         found = _subsets(z[order], g.c[opts], g.exact[opts] if exact_rule else None, n,
-                         sp.budget, threshold - least[row])
+                         sp.budget, threshold - least[row], room, len(out))
         lo, hi = int(T[row]), int(ends[row])
         for total, picked in found:
             chosen = tuple(sorted(int(g.idx[opts[k]]) for k in picked))
             base = total + fixed
-            for t in _starts(lo, hi, base, form.T, threshold):
-                out.append((base + form.T * t, t, chosen))
-            if limit is not None and len(out) > limit:
-                raise TooMany
+            starts = _starts(lo, hi, base, form.T, threshold)
+            room.take(out, len(starts))  # counted before written: a long slot has many
+            out.extend((base + form.T * t, t, chosen) for t in starts)
 
 
 def _starts(lo: int, hi: int, base: float, slope: float, threshold: float) -> range:
@@ -110,8 +141,8 @@ def _starts(lo: int, hi: int, base: float, slope: float, threshold: float) -> ra
         return range(lo, hi + 1) if base <= threshold + TOLERANCE else range(0)
     edge = (threshold + TOLERANCE - base) / slope
     if slope > 0:
-        return range(lo, min(hi, int(np.floor(edge))) + 1)
-    return range(max(lo, int(np.ceil(edge))), hi + 1)
+        return range(lo, hi + 1 if edge >= hi else int(np.floor(edge)) + 1 if edge >= lo else lo)
+    return range(lo if edge <= lo else int(np.ceil(edge)) if edge <= hi else hi + 1, hi + 1)
 
 
 def _subsets(
@@ -121,9 +152,16 @@ def _subsets(
     n: int,
     budget: int | None,
     cap: float,
+    room: _Room | None = None,
+    held: int = 0,
 ) -> list[tuple[float, tuple[int, ...]]]:
     """Return every n-subset (positions into ``z``, sorted increasingly) with ``Σ z ≤ cap``,
-    ``Σ c ≤ budget`` and, if ``exact`` is given, at least one exact position."""
+    ``Σ c ≤ budget`` and, if ``exact`` is given, at least one exact position.
+
+    ``room``: its deadline is looked at while searching, and each subset (which has at
+    least one start meeting the threshold, so becomes a window) counts against its limit
+    beside the ``held`` windows already listed."""
+    room = room or _Room(None, None)
     m = len(z)
     cum = np.concatenate([[0.0], np.cumsum(z)]).tolist()
     zl, cl = z.tolist(), c.tolist()
@@ -133,8 +171,11 @@ def _subsets(
     cap += TOLERANCE
 
     def walk(pos: int, r: int, total: float, spent: int, has: bool) -> None:
+        room.tick()
         if r == 0:
             if el is None or has:
+                if room.limit is not None and held + len(found) >= room.limit:
+                    raise TooMany
                 found.append((total, tuple(picked)))
             return
         for k in range(pos, m - r + 1):
@@ -158,15 +199,16 @@ def count_below(
     *,
     free_start: bool = True,
     limit: int | None = None,
+    deadline: float | None = None,
 ) -> list[list[Listed]] | None:
     """Return :func:`windows_below` for every job (None threshold: the job gets no window),
-    or None when together they exceed ``limit``."""
+    or None when together they exceed ``limit`` or ``deadline`` passes."""
     out: list[list[Listed]] = []
     left = limit
     try:
         for sp, theta in zip(spaces, thresholds, strict=True):
             found = [] if theta is None else windows_below(
-                sp, form, prices, theta, free_start=free_start, limit=left)
+                sp, form, prices, theta, free_start=free_start, limit=left, deadline=deadline)
             out.append(found)
             if left is not None:
                 left -= len(found)

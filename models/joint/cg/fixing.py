@@ -103,11 +103,17 @@ def allowed_starts(
         nxt = int(T[i + 1])
         slope = form.T
         if slope >= 0 and v[i] <= threshold:  # values rise from the left end
-            reach = nxt - 1 if slope == 0 else min(nxt - 1, t + int((threshold - v[i]) // slope))
+            reach = nxt - 1 if slope == 0 else t + _steps(threshold - v[i], slope, nxt - 1 - t)
             if reach > t:
-                add(int(t) + 1, reach)
+                add(int(t) + 1, int(reach))
         elif slope < 0 and v[i + 1] <= threshold:  # values rise towards the left from nxt
-            back = max(int(t) + 1, nxt - int((threshold - v[i + 1]) // -slope))
+            back = max(int(t) + 1, nxt - _steps(threshold - v[i + 1], -slope, nxt - 1 - t))
             if back < nxt:
                 add(back, nxt - 1)
     return out
+
+
+def _steps(room: float, slope: float, most: int) -> int:
+    """Return the unit steps, at most ``most``, over which a value rising by ``slope`` > 0 a
+    step stays within ``room`` ≥ 0 (a tiny slope would make the quotient overflow)."""
+    return most if room >= slope * most else min(most, int(room // slope))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import math
 import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
@@ -24,6 +25,8 @@ from ortools.linear_solver import pywraplp
 
 from models.backends import run_interruptible
 from models.joint.cg.column import Column
+from models.joint.exact import largest
+from models.joint.space import JobSpace
 
 HEURISTICS = (
     "actconsdiving", "adaptivediving", "alns", "clique", "coefdiving", "conflictdiving",
@@ -38,6 +41,8 @@ window), and on css2015 batches the time went better to the bound (docs/benchmar
 
 SCIP_PARAMETERS = "\n".join([
     "misc/catchctrlc = FALSE",  # Ctrl-C reaches Python (see the module docstring)
+    "limits/gap = 0",  # a stop is a proof only at a zero gap (OR-Tools' default is 10⁻⁴)
+    "limits/absgap = 0",
     "separating/clique/freq = 5",  # clique cuts below the root too
     "presolving/sparsify/maxrounds = 0",  # measured: half the memory, the same solve times
     "presolving/dualsparsify/maxrounds = 0",
@@ -46,18 +51,74 @@ SCIP_PARAMETERS = "\n".join([
 """SCIP's parameters (measured on css2015 batches, docs/benchmarks.md)."""
 
 
+EXACT_MAGNITUDE = 10**6
+"""Largest magnitude (Σ over the jobs of their largest |objective| among the listed windows,
+with the escape window) for which SCIP's bound is taken as a bound: SCIP computes in
+doubles with tolerances of 10⁻⁹ to 10⁻⁶ (relative, or absolute on rounding its dual bound
+up), so a unit of difference stays far above its rounding only on values this small. Above
+it the ``cg`` solver closes the gap on the compact CP-SAT model, which computes in 64-bit
+integers (docs/guarantees.md)."""
+
+MARGIN = 1e-7
+"""Subtracted from SCIP's bound per unit of magnitude (at least 10⁻⁶ in all) before it is
+rounded up to an integer: at :data:`EXACT_MAGNITUDE`, 0.1 of a unit."""
+
+
 @dataclass
 class Packing:
-    """The outcome of :func:`solve_packing`: ``status`` ("optimal", "feasible", "infeasible"
-    or "unknown"), the best columns found, their value and SCIP's proven bound (None
-    unless the status is optimal or feasible); ``escaped``: the best solution found is the
-    escape window (no columns; its value is the escape's)."""
+    """The outcome of :func:`solve_packing`: ``status`` (SCIP's: "optimal", "feasible",
+    "infeasible" or "unknown"), the best columns found, their value, and ``bound``: SCIP's
+    bound rounded up to an integer after a margin (None unless a solution was found and
+    the values are within :data:`EXACT_MAGNITUDE`); ``escaped``: the best solution found is
+    the escape window (no columns; its value is the escape's). A proof is ``bound ≥
+    value``, compared by the caller in integers; SCIP's status proves nothing."""
 
     status: str
     columns: list[Column] = field(default_factory=list)
     value: int | None = None
-    bound: float | None = None
+    bound: int | None = None
     escaped: bool = False
+
+
+def magnitude(
+    columns: Sequence[Column], metric: str, escape: int | None = None
+) -> int:
+    """Return Σ over the jobs of the largest |``metric``| of their listed windows, plus
+    |``escape``|: a bound on |objective| of every packing."""
+    top: dict[int, int] = {}
+    for col in columns:
+        top[col.j] = max(top.get(col.j, 0), abs(col.metric(metric)))
+    return sum(top.values()) + (abs(escape) if escape is not None else 0)
+
+
+def exact_enough(columns: Sequence[Column], metric: str, sides: Sequence[tuple[str, int]],
+                 escape: int | None = None) -> bool:
+    """Return whether SCIP's answers on this packing can stand for integers: the objective's
+    magnitude within :data:`EXACT_MAGNITUDE`, and every side coefficient and limit exact in
+    a double (below 2⁵³)."""
+    if magnitude(columns, metric, escape) > EXACT_MAGNITUDE:
+        return False
+    return all(abs(limit) < 2**53 and all(abs(c.metric(name)) < 2**53 for c in columns)
+               for name, limit in sides)
+
+
+def batch_exact_enough(
+    spaces: Sequence[JobSpace], metric: str, sides: Sequence[tuple[str, int]]
+) -> bool:
+    """Return whether every packing of the batch's windows is within
+    :data:`EXACT_MAGNITUDE` (each job at its largest |``metric``| of any window,
+    :func:`models.joint.exact.largest`) and every side limit is below 2⁵³: whether the
+    enumeration close can prove anything."""
+    total = sum(largest(sp, metric) for sp in spaces)
+    return total <= EXACT_MAGNITUDE and all(abs(limit) < 2**53 for _, limit in sides)
+
+
+def integer_bound(raw: float, size: int) -> int | None:
+    """Return SCIP's bound ``raw`` less the margin for a packing of magnitude ``size``,
+    rounded up (None if it is not finite)."""
+    if not math.isfinite(raw):
+        return None
+    return math.ceil(raw - max(1e-6, MARGIN * size))
 
 
 @functools.cache
@@ -142,13 +203,18 @@ def solve_packing(
         solver.SetHint([z, *xs], [1.0] + [0.0] * len(xs))
     if deadline is not None:  # the model is built: SCIP gets what is left
         solver.SetTimeLimit(max(1, int(1000 * (deadline - _clock.perf_counter()))))
-    code = run_interruptible(solver.Solve, solver.InterruptSolve, "scip")
+    params = pywraplp.MPSolverParameters()
+    params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)
+    code = run_interruptible(lambda: solver.Solve(params), solver.InterruptSolve, "scip")
     status = {pywraplp.Solver.OPTIMAL: "optimal", pywraplp.Solver.FEASIBLE: "feasible",
               pywraplp.Solver.INFEASIBLE: "infeasible"}.get(code, "unknown")
     if status not in ("optimal", "feasible"):
         return Packing(status)
+    bound = None
+    if exact_enough(columns, metric, sides, escape):
+        bound = integer_bound(objective.BestBound(), magnitude(columns, metric, escape))
     if escape is not None and z.solution_value() > 0.5:
-        return Packing(status, [], escape, objective.BestBound(), escaped=True)
+        return Packing(status, [], escape, bound, escaped=True)
     chosen = [c for c, x in zip(columns, xs, strict=True) if x.solution_value() > 0.5]
     value = sum(sign * c.metric(metric) for c in chosen)
-    return Packing(status, chosen, value, objective.BestBound())
+    return Packing(status, chosen, value, bound)

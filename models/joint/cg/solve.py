@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from models.joint.cg.branch import Tree, branch_and_price
-from models.joint.cg.close import Closing, deepen, listing, pack
+from models.joint.cg.close import Closing, deepen, listing, pack, passes
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.compact import close_compact
 from models.joint.cg.duals import MARGIN, Duals, round_up
@@ -29,6 +29,7 @@ from models.joint.cg.generate import Generation, generate
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
 from models.joint.cg.master import Master
+from models.joint.cg.packing import batch_exact_enough
 from models.joint.cg.pricing import Prices, price
 from models.joint.cg.restrict import Limits, compatible
 from models.joint.cpsat import JointModel
@@ -208,7 +209,8 @@ def _solve(
         rest = solve_lexicographic(jm, goal, sense, hint=out["solution"], time_limit=left,
                                    threads=threads, seed=seed, progress=False)
         if rest["solution"] is not None and len(rest["solution"]) >= len(inc):
-            out.update({k: rest[k] for k in ("status", "solution", "bound", "stage1", "stage2")})
+            out.update({k: rest[k] for k in ("status", "solution", "bound", "stage1", "stage2",
+                                             "value")})
             if rest["placed_bound"] is not None:
                 out["placed_bound"] = min(limit, rest["placed_bound"])
         stats["closed_by"] = "compact" if out["status"] == "optimal" else None
@@ -240,9 +242,12 @@ def _solve(
             inc, best = found, sum(sign * c.metric(metric) for c in found)
             if base is not None and low is not None and best > low:
                 base = _limits(spaces, gen, best, free_start)
-    closing = Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track)
+    closing = Closing(spaces, gen, metric, sign, sides, P, free_start, seed, stats, track,
+                      began + time_limit if time_limit else None)
+    close = CLOSE if CLOSE != "enumerate" or batch_exact_enough(spaces, metric, sides) else (
+        "compact")  # values past SCIP's exact range: CP-SAT's 64-bit integers
     listed = None
-    if CLOSE == "enumerate" and low is not None and best > low:
+    if close == "enumerate" and low is not None and best > low:
         listed = listing(closing, best - gen.bound, EARLY_LIMIT)
     if listed is None and LNS_SHARE and (low is None or best > low):
         track.update(stage="neighbourhood search", incumbent=best)
@@ -281,7 +286,8 @@ def _solve(
 
         found = branch_and_price(spaces, m2, metric, sign, inc, gen.bound,
                                  free_start=free_start, deadline=deadline, base=base,
-                                 report=report, improve=improve)
+                                 report=report, improve=improve,
+                                 accept=lambda cols: passes(closing, cols))
         track.update(rounds=done + found.rounds, nodes=found.nodes, open=found.open)
         stats.update(nodes=stats.get("nodes", 0) + found.nodes, open=found.open,
                      depth=max(found.depth, stats.get("depth", 0)),
@@ -291,12 +297,12 @@ def _solve(
             stats["closed_by"] = "branch-and-price"
         return found.columns, found.best, min(max(low, found.low), found.best)
 
-    if listed is None and CLOSE == "enumerate" and low is not None and best > low:
+    if listed is None and close == "enumerate" and low is not None and best > low:
         listed = listing(closing, best - gen.bound)
     solution = _placement(inc)
     if low is not None and best <= low:
         stats["closed_by"] = stats["closed_by"] or "cg"
-    elif low is None or CLOSE == "compact":
+    elif low is None or close == "compact":
         fixed = _restrictions(spaces, gen, best, free_start) if low is not None else [
             (False, [(lo, hi)], set(range(len(sp.options)))) for sp, (lo, hi) in
             zip(spaces, jm.span, strict=True)]
@@ -311,7 +317,7 @@ def _solve(
             track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
             inc, best, low = pack(closing, listed, inc, best, low, None, end)
             solution = _placement(inc)
-        elif CLOSE == "enumerate":  # a bound from the largest listing within the limit
+        elif close == "enumerate":  # a bound from the largest listing within the limit
             inc, best, low = deepen(closing, inc, best, low, end)
             solution = _placement(inc)
             for col in inc:
@@ -322,7 +328,7 @@ def _solve(
             solution = _placement(inc)
     proven = low is not None and best <= low
     track.update(stage="optimal" if proven else "stopped", incumbent=best, bound=low)
-    out.update(solution=solution, bound=sign * low if low is not None else None,
+    out.update(solution=solution, bound=sign * low if low is not None else None, value=sign * best,
                stage2="optimal" if proven else "feasible", status="optimal" if proven else
                "feasible")
     return out

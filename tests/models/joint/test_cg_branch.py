@@ -80,11 +80,15 @@ def test_node_bound_counts_a_placed_job_even_when_its_window_is_dear() -> None:
     duals = Duals(Linear(), Prices({"a": (np.array([1]), np.array([2.0]))}), 5.0, [0.0, 0.0],
                   fixed=10.0)
     free = [Limits(), Limits()]
-    assert lagrangian(duals, [3.0, 9.0], free) == 10.0 - 2.0 + (3.0 - 5.0) + 0.0
+
+    def near(got: float, exact: float) -> bool:  # lowered by its float margin, no more
+        return exact - 1e-6 <= got < exact
+
+    assert near(lagrangian(duals, [3.0, 9.0], free), 10.0 - 2.0 + (3.0 - 5.0) + 0.0)
     placed = [Limits(), Limits(placed=True)]
-    assert lagrangian(duals, [3.0, 9.0], placed) == 10.0 - 2.0 + (3.0 - 5.0) + (9.0 - 5.0)
+    assert near(lagrangian(duals, [3.0, 9.0], placed), 10.0 - 2.0 + (3.0 - 5.0) + (9.0 - 5.0))
     unplaced = [Limits(placed=False), Limits()]
-    assert lagrangian(duals, [3.0, 9.0], unplaced) == 10.0 - 2.0 + 0.0
+    assert near(lagrangian(duals, [3.0, 9.0], unplaced), 10.0 - 2.0 + 0.0)
     assert lagrangian(duals, [3.0, None], placed) == math.inf
 
 

@@ -30,13 +30,14 @@ def fake(monkeypatch: pytest.MonkeyPatch, packing: Packing) -> None:
 
 
 def close(
-    columns: list[Column], best: int, low: int, escape: int | None = None
+    columns: list[Column], best: int, low: int, escape: int | None = None,
+    sides: list[tuple[str, int]] | None = None,
 ) -> tuple[int, int, str | None]:
     """Run the enumeration close on one job's listing; return (best, bound, closed_by)."""
     stats: dict = {"closed_by": None}
     inst = generate("tiny", 900, jobs=1)
     closing = cg_close.Closing([JobSpace(inst, inst.jobs[0])] * 2, Generation(0.0, 0.0, 0, True),
-                                "cost", 1, [], 1, True, 0, stats,
+                                "cost", 1, sides or [], 1, True, 0, stats,
                                 SearchProgress("test", enabled=False))
     _, value, bound = cg_close.pack(closing, (columns, []), columns[:1], best, low, escape, None)
     return value, bound, stats["closed_by"]
@@ -54,9 +55,21 @@ def two_columns() -> list[Column]:
 
 
 def test_an_optimal_packing_proves_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
-    """SCIP optimal with a better window: that window's value is proven."""
+    """SCIP's integer bound reaches its better window's value: that value is proven."""
     dear, cheap = two_columns()
-    fake(monkeypatch, Packing("optimal", [cheap], cheap.cost, float(cheap.cost)))
+    fake(monkeypatch, Packing("optimal", [cheap], cheap.cost, cheap.cost))
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (cheap.cost, cheap.cost,
+                                                               "enumeration")
+
+
+def test_the_proof_is_the_integer_bound_not_scips_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SCIP "optimal" with its bound a unit below its solution (a gap stop, as at its default
+    relative gap of 10⁻⁴): the solution is kept, nothing is proven; "feasible" with its
+    bound at the solution: proven."""
+    dear, cheap = two_columns()
+    fake(monkeypatch, Packing("optimal", [cheap], cheap.cost, cheap.cost - 1))
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (cheap.cost, cheap.cost - 1, None)
+    fake(monkeypatch, Packing("feasible", [cheap], cheap.cost, cheap.cost))
     assert close([dear, cheap], dear.cost, dear.cost - 100) == (cheap.cost, cheap.cost,
                                                                "enumeration")
 
@@ -64,13 +77,14 @@ def test_an_optimal_packing_proves_its_value(monkeypatch: pytest.MonkeyPatch) ->
 def test_a_stopped_packing_gives_its_bound_capped_by_the_incumbent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """SCIP stopped at its limit: its bound (rounded up, never above the incumbent) replaces
-    a weaker one, and nothing is claimed."""
+    """SCIP stopped at its limit: its bound (never above the incumbent) replaces a weaker
+    one; a bound at or past the incumbent proves it."""
     dear, cheap = two_columns()
-    fake(monkeypatch, Packing("feasible", [dear], dear.cost, dear.cost - 2.5))
+    fake(monkeypatch, Packing("feasible", [dear], dear.cost, dear.cost - 2))
     assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost - 2, None)
-    fake(monkeypatch, Packing("feasible", [dear], dear.cost, dear.cost + 7.0))
-    assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost, None)
+    fake(monkeypatch, Packing("feasible", [dear], dear.cost, dear.cost + 7))
+    assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost,
+                                                               "enumeration")
 
 
 def test_an_optimum_at_the_escape_window_proves_its_value(monkeypatch: pytest.MonkeyPatch
@@ -78,12 +92,21 @@ def test_an_optimum_at_the_escape_window_proves_its_value(monkeypatch: pytest.Mo
     """A listing of the solutions worth at most 10 below the incumbent whose optimum is the
     escape window (worth 11 below): that bound is proven, not the incumbent."""
     dear, cheap = two_columns()
-    fake(monkeypatch, Packing("optimal", [], dear.cost - 9, float(dear.cost - 9), escaped=True))
+    fake(monkeypatch, Packing("optimal", [], dear.cost - 9, dear.cost - 9, escaped=True))
     assert close([cheap], dear.cost, dear.cost - 100, dear.cost - 9) == (
         dear.cost, dear.cost - 9, None)
-    fake(monkeypatch, Packing("feasible", [], dear.cost - 9, dear.cost - 30.5, escaped=True))
+    fake(monkeypatch, Packing("feasible", [], dear.cost - 9, dear.cost - 30, escaped=True))
     assert close([cheap], dear.cost, dear.cost - 100, dear.cost - 9) == (
         dear.cost, dear.cost - 30, None)
+
+
+def test_a_packing_over_a_side_limit_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SCIP's feasibility tolerance is relative (10⁻⁶ of 10¹⁵ is 10⁹ units): a packing a unit
+    over the VO budget, claimed optimal with its bound, is neither kept nor proves anything."""
+    dear, cheap = two_columns()
+    fake(monkeypatch, Packing("optimal", [cheap], cheap.cost, cheap.cost))
+    assert close([dear, cheap], dear.cost, dear.cost - 100, sides=[("cost", cheap.cost - 1)]) == (
+        dear.cost, dear.cost - 100, None)
 
 
 @pytest.mark.parametrize(
@@ -105,7 +128,7 @@ def test_a_packing_without_solution_changes_nothing(
 def test_a_packing_that_breaks_the_rows_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two windows of one job (never a packing) claimed optimal: ignored, nothing proven."""
     dear, cheap = two_columns()
-    fake(monkeypatch, Packing("optimal", [dear, cheap], 0, 0.0))
+    fake(monkeypatch, Packing("optimal", [dear, cheap], 0, 0))
     assert close([dear, cheap], dear.cost, dear.cost - 100) == (dear.cost, dear.cost - 100, None)
 
 

@@ -86,3 +86,64 @@ def test_a_job_without_threshold_gets_no_window() -> None:
     found = count_below(spaces, Linear.of("cost"), Prices({}), [None, 1e9])
     assert every is not None and every[0]
     assert found is not None and found[0] == [] and found[1] == every[1]
+
+
+def long_slot_space() -> JobSpace:
+    """A one-task job of 10 quanta in slots of 10^9 quanta: 10^9 starts of equal cost."""
+    from instances import Instance, Job, Node, Slot
+
+    inst = Instance((Node("a", 1.0, price=1.0), Node("b", 1.0, price=2.0)),
+                    (Slot("a", 0, 10**9), Slot("b", 0, 10**9)), (Job("j", 1, 10.0),))
+    return JobSpace(inst, inst.jobs[0])
+
+
+def test_a_long_slot_stops_at_the_cap_before_writing_its_starts() -> None:
+    """Every one of 2·10^9 windows is within the threshold: the listing raises TooMany at
+    its cap of 1,000 without writing a piece's 10^9 starts (it once ran out of memory)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    with pytest.raises(TooMany):
+        windows_below(long_slot_space(), Linear.of("cost"), Prices({}), 1e9, limit=1000)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 50 * 2**20
+
+
+def test_a_passed_deadline_stops_the_listing() -> None:
+    """A deadline already passed: TooMany (None from the batch listing), nothing returned."""
+    import time
+
+    from models.joint.cg import enumeration
+
+    sp = long_slot_space()
+    gone = time.perf_counter() - 1.0
+    old = enumeration.CHECK_EVERY
+    enumeration.CHECK_EVERY = 1
+    try:
+        with pytest.raises(TooMany):
+            windows_below(sp, Linear.of("cost"), Prices({}), 1e9, deadline=gone)
+        assert count_below([sp], Linear.of("cost"), Prices({}), [1e9], deadline=gone) is None
+    finally:
+        enumeration.CHECK_EVERY = old
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_budget_subset_search_equals_the_dp(seed: int) -> None:
+    """models.joint.cg.subsets.search (the pricing oracle's fallback when the DP's table
+    would pass its cap) finds a subset of the DP's least value within the budget, with the
+    level rule, or None exactly when the DP does."""
+    from models.joint.cg.subsets import search
+    from models.window.knapsack import select
+
+    rng = np.random.default_rng(seed)
+    m, n = int(rng.integers(1, 9)), int(rng.integers(1, 4))
+    z = rng.integers(-5, 20, m).astype(float)
+    c = rng.integers(0, 10, m)
+    budget = int(rng.integers(0, 25))
+    exact = rng.random(m) < 0.4 if seed % 2 else None
+    want, got = select(z, c, n, budget, exact), search(z, c, n, budget, exact)
+    assert (want is None) == (got is None)
+    if got is not None:
+        assert z[got].sum() == z[want].sum() and c[got].sum() <= budget
+        assert len(set(got.tolist())) == n and (exact is None or exact[got].any())

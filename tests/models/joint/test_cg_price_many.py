@@ -115,7 +115,7 @@ def test_columns_per_round_reach_the_same_lp_bound(columns: int) -> None:
     for k in (1, columns):
         master = fresh()
         gen = column_generation(spaces, master, columns=k)
-        assert gen.converged and gen.bound == pytest.approx(gen.lp, abs=1e-6)
+        assert gen.converged and gen.bound == pytest.approx(gen.lp, rel=1e-7)  # less its margin
         ends.append(gen.lp)
     assert ends[1] == pytest.approx(ends[0], abs=1e-6)
 
