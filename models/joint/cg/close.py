@@ -24,6 +24,7 @@ from models.joint.cg.packing import available as packing_available
 from models.joint.cg.packing import solve_packing
 from models.joint.space import JobSpace
 from models.progress import SearchProgress
+from planner.deadline import Deadline
 
 LISTING_LIMIT = 25_000
 """Most windows the ``enumerate`` close lists to prove the incumbent or find the optimum; past
@@ -84,7 +85,7 @@ def pack(
     best: int,
     low: int,
     escape: int | None,
-    deadline: float | None,
+    deadline: Deadline | None,
 ) -> tuple[list[Column], int, int]:
     """Solve the set-packing problem over the listed windows; return the best solution, its
     ``sign``-value and the proven bound.
@@ -121,7 +122,7 @@ def pack(
 
 
 def deepen(
-    c: Closing, incumbent: Sequence[Column], best: int, low: int, deadline: float | None
+    c: Closing, incumbent: Sequence[Column], best: int, low: int, deadline: Deadline | None
 ) -> tuple[list[Column], int, int]:
     """When the windows of every better solution are too many to list, raise the bound level
     by level: list the windows of the solutions worth at most ``level``, the largest level
@@ -130,11 +131,11 @@ def deepen(
     the limit (up to :data:`LISTING_LIMIT`) if the time left is at least twice what the
     last level took. Return the best solution, its value and the bound."""
     inc, limit, L, took = list(incumbent), LEVEL_LIMIT, c.gen.bound, 0.0
-    while low < best and (deadline is None or deadline - _clock.perf_counter() > 2 * took):
+    while low < best and (deadline is None or (deadline.left() or 0.0) > 2 * took):
         began = _clock.perf_counter()
         lo, hi = low - 1, best - 1  # no solution is worth lo; best - 1's listing is too large
         chosen: tuple[int, tuple[list[Column], list[int]]] | None = None
-        while lo < hi and (deadline is None or _clock.perf_counter() < deadline):
+        while lo < hi and (deadline is None or not deadline.passed()):
             level = (lo + hi + 1) // 2
             listed = listing(c, level - L, limit)
             if listed is None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from ortools.linear_solver import pywraplp
 
 from models.backends import run_interruptible
 from models.joint.cg.column import Column
+from planner.deadline import Deadline
 
 HEURISTICS = (
     "actconsdiving", "adaptivediving", "alns", "clique", "coefdiving", "conflictdiving",
@@ -77,7 +77,7 @@ def solve_packing(
     must: Sequence[int] = (),
     hint: Sequence[Column] = (),
     escape: int | None = None,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
 ) -> Packing:
     """Minimise ``sign``·Σ ``metric`` over sets of ``columns`` that pack (see the module
@@ -87,8 +87,8 @@ def solve_packing(
     solution. ``escape``: add an *escape window* worth ``escape`` that stands for every
     solution outside the listing (it fills the count and the must rows alone and uses no
     node), the starting solution when there is no hint; an optimum that takes it proves
-    that no listed solution is worth less. ``deadline``: a ``time.perf_counter()`` value
-    SCIP stops at (None: no limit).
+    that no listed solution is worth less. ``deadline``: SCIP stops when it passes (None:
+    no limit).
     """
     solver = pywraplp.Solver.CreateSolver("SCIP")
     if solver is None:
@@ -141,7 +141,7 @@ def solve_packing(
     elif escape is not None:
         solver.SetHint([z, *xs], [1.0] + [0.0] * len(xs))
     if deadline is not None:  # the model is built: SCIP gets what is left
-        solver.SetTimeLimit(max(1, int(1000 * (deadline - _clock.perf_counter()))))
+        solver.SetTimeLimit(max(1, int(1000 * (deadline.left() or 0.0))))
     code = run_interruptible(solver.Solve, solver.InterruptSolve, "scip")
     status = {pywraplp.Solver.OPTIMAL: "optimal", pywraplp.Solver.FEASIBLE: "feasible",
               pywraplp.Solver.INFEASIBLE: "infeasible"}.get(code, "unknown")

@@ -1,0 +1,77 @@
+"""The time budget of the ``cg`` solver (docs/exact-models.md, "Time budget"): every stage's
+share of the one deadline of :func:`models.solve_joint`, named here and nowhere else.
+
+A :class:`planner.deadline.Share` is a part of the whole limit: ``by`` — the stage ends once
+that part has passed since the solve began; ``most`` — it lasts at most that part from when
+it starts; a stage never runs past the deadline it is cut from. Without a limit every stage
+runs to its own end (the neighbourhood search then solves :data:`SEARCH_ROUNDS`
+neighbourhoods). The enumeration close, branch-and-price and the compact close take what
+is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.deadline import Share
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Each stage's :class:`Share` of the limit, in the order the stages run.
+
+    Parameters
+    ----------
+    seeding
+        The heuristic alternatives that seed the columns (:func:`models.solve_joint`).
+    seed_master
+        The integer master over the seeded columns: the first incumbent.
+    count_lp
+        Phase 1's column generation, bounding the placed count.
+    count_master
+        The integer master over phase 1's columns.
+    root_lp
+        Phase 2's column generation to the root bound.
+    integer_master
+        The integer master over the root's columns.
+    search
+        The large-neighbourhood search (:mod:`models.joint.cg.lns`); ``most=0`` skips it.
+    tree_heuristic
+        Each integer-master run inside branch-and-price.
+    tree_least
+        Least part of the limit that must be left for branch-and-price to start (a
+        fraction, not a share): its root node alone takes seconds on css2015 batches, so
+        less would only overrun the limit.
+    """
+
+    seeding: Share
+    seed_master: Share
+    count_lp: Share
+    count_master: Share
+    root_lp: Share
+    integer_master: Share
+    search: Share
+    tree_heuristic: Share
+    tree_least: float
+
+
+BUDGET = Budget(
+    seeding=Share(by=0.05),
+    seed_master=Share(by=0.1),
+    count_lp=Share(by=0.3),
+    count_master=Share(by=0.4),
+    root_lp=Share(by=0.55),
+    integer_master=Share(by=0.7, most=0.15),
+    search=Share(most=0.3),
+    tree_heuristic=Share(most=0.03),
+    tree_least=0.05,
+)
+"""The shares the ``cg`` solver uses (measured on css2015 batches, docs/benchmarks.md)."""
+
+SEARCH_ROUNDS = 100
+"""Neighbourhoods the large-neighbourhood search solves when there is no time limit."""
+
+SEED_ALTERNATIVES = 100
+"""Most heuristic alternatives per job that seed the columns: a batch of very long slots
+holds tens of thousands per job (each one a column of the first integer master), where
+css2015 batches hold at most a dozen."""
