@@ -79,8 +79,8 @@ class SearchProgress:
     nodes — and draw it on one line (:meth:`ticking`).
 
     ``sign`` turns the minimised values held here back into the objective's own sense for
-    display; ``deadline`` (optional) gives the clock's start and the time left shown beside
-    it; ``clock`` reads the time (a fake one in tests).
+    display; ``deadline`` (optional) gives the clock's start and the time left (shown after
+    the values); ``clock`` reads the time (a fake one in tests).
     """
 
     FIELDS = ("stage", "rounds", "incumbent", "bound", "nodes", "open")
@@ -113,14 +113,14 @@ class SearchProgress:
         objective's own sense; the clock read now)."""
         now = self.clock()
         head = f"{self.label} {_seconds(now - self.began)}"
-        if self.end is not None:
-            head += f" ({_seconds(self.end - now)} left)"
         shown = [None if v is None else self.sign * v for v in (self.incumbent, self.bound)]
         values = [f"best {_num(shown[0])}", f"bound {_num(shown[1])}"]
         if self.incumbent is not None and self.bound is not None:
             gap = abs(self.incumbent - self.bound) / max(abs(self.incumbent), 1.0)
             values.append(f"gap {100.0 * min(gap, 9.99):.2f}%")
-        extras = [f"rounds {self.rounds}"] if self.rounds else []
+        extras = [f"{_seconds(self.end - now)} left"] if self.end is not None else []
+        if self.rounds:
+            extras.append(f"rounds {self.rounds}")
         if self.nodes:
             extras.append(f"nodes {self.nodes} ({self.open} open)")
         return fit(head, self.stage, values, extras, width)

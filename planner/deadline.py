@@ -114,6 +114,18 @@ class Deadline:
         """Return the seconds left, never below 0 (None: no limit)."""
         return None if self.end is None else max(self.end - self.clock(), 0.0)
 
+    def more_than(self, seconds: float | None) -> bool:
+        """Return whether more than ``seconds`` are left (always without a limit; None
+        seconds: whether any time is left)."""
+        left = self.left()
+        return left is None or left > (seconds or 0.0)
+
+    def milliseconds(self) -> int:
+        """Return the whole milliseconds left for a solver that counts them, at least 1; 0
+        without a limit (OR-Tools' ``SetTimeLimit`` reads 0 as none)."""
+        left = self.left()
+        return 0 if left is None else max(1, int(1000 * left))
+
     def passed(self) -> bool:
         """Return whether the deadline has passed."""
         return self.end is not None and self.clock() >= self.end

@@ -6,7 +6,7 @@ that part has passed since the solve began; ``most`` — it lasts at most that p
 it starts; a stage never runs past the deadline it is cut from. Without a limit every stage
 runs to its own end (the neighbourhood search then solves :data:`SEARCH_ROUNDS`
 neighbourhoods). The enumeration close, branch-and-price and the compact close take what
-is left.
+is left, each step only when at least ``close_least`` of the limit is left.
 """
 
 from __future__ import annotations
@@ -38,10 +38,12 @@ class Budget:
         The large-neighbourhood search (:mod:`models.joint.cg.lns`); ``most=0`` skips it.
     tree_heuristic
         Each integer-master run inside branch-and-price.
-    tree_least
-        Least part of the limit that must be left for branch-and-price to start (a
-        fraction, not a share): its root node alone takes seconds on css2015 batches, so
-        less would only overrun the limit.
+    close_least
+        Least part of the limit that must be left for a step of the close to start — the
+        listing after the search, the set packing, branch-and-price (a fraction, not a
+        share): SCIP's model alone takes seconds to build for a listing of 8,000 windows,
+        and branch-and-price's root node seconds on css2015 batches, so less would only
+        overrun the limit.
     """
 
     seeding: Share
@@ -52,7 +54,7 @@ class Budget:
     integer_master: Share
     search: Share
     tree_heuristic: Share
-    tree_least: float
+    close_least: float
 
 
 BUDGET = Budget(
@@ -64,7 +66,7 @@ BUDGET = Budget(
     integer_master=Share(by=0.7, most=0.15),
     search=Share(most=0.3),
     tree_heuristic=Share(most=0.03),
-    tree_least=0.05,
+    close_least=0.05,
 )
 """The shares the ``cg`` solver uses (measured on css2015 batches, docs/benchmarks.md)."""
 

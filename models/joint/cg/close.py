@@ -131,7 +131,7 @@ def deepen(
     the limit (up to :data:`LISTING_LIMIT`) if the time left is at least twice what the
     last level took. Return the best solution, its value and the bound."""
     inc, limit, L, took = list(incumbent), LEVEL_LIMIT, c.gen.bound, 0.0
-    while low < best and (deadline is None or (deadline.left() or 0.0) > 2 * took):
+    while low < best and (deadline is None or deadline.more_than(2 * took)):
         began = _clock.perf_counter()
         lo, hi = low - 1, best - 1  # no solution is worth lo; best - 1's listing is too large
         chosen: tuple[int, tuple[list[Column], list[int]]] | None = None

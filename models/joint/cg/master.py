@@ -212,7 +212,7 @@ class Master:
         fails, or stops at ``deadline``). ``dual``: by the dual
         simplex from the previous basis (after bounds changed, as at a new tree node)."""
         lp = self.lp
-        left = 0 if deadline is None else max(1, int(1000 * (deadline.left() or 0.0)))
+        left = 0 if deadline is None else deadline.milliseconds()
         lp.solver.SetTimeLimit(left)  # milliseconds; 0: no limit
         if self.pending:
             # GLOP re-solves from the previous basis when only rows or only columns are

@@ -110,7 +110,9 @@ def solve_packing(
             convex[j].SetCoefficient(z, 1.0)
         if count_row is not None:
             count_row.SetCoefficient(z, float(count))
-    for col in columns:
+    for i, col in enumerate(columns):
+        if deadline is not None and i % 256 == 0 and deadline.passed():
+            return Packing("unknown")  # building a large model takes seconds
         x = solver.BoolVar("")
         xs.append(x)
         convex[col.j].SetCoefficient(x, 1.0)
@@ -122,6 +124,8 @@ def solve_packing(
         for node, start, end in col.tasks:
             tasks[node].append((start, end, x))
     for spans in tasks.values():
+        if deadline is not None and deadline.passed():
+            return Packing("unknown")
         starts = sorted({start for start, _, _ in spans})
         rows: dict[int, list[Any]] = defaultdict(list)
         for start, end, x in spans:
@@ -129,7 +133,9 @@ def solve_packing(
             while i < len(starts) and starts[i] < end:
                 rows[starts[i]].append(x)
                 i += 1
-        for members in rows.values():
+        for k, members in enumerate(rows.values()):
+            if deadline is not None and k % 256 == 0 and deadline.passed():
+                return Packing("unknown")
             if len(members) > 1:
                 row = solver.Constraint(-inf, 1.0)
                 for x in members:
@@ -140,8 +146,10 @@ def solve_packing(
         solver.SetHint(xs, [1.0 if c.key in keys else 0.0 for c in columns])
     elif escape is not None:
         solver.SetHint([z, *xs], [1.0] + [0.0] * len(xs))
+    if deadline is not None and deadline.passed():
+        return Packing("unknown")
     if deadline is not None:  # the model is built: SCIP gets what is left
-        solver.SetTimeLimit(max(1, int(1000 * (deadline.left() or 0.0))))
+        solver.SetTimeLimit(deadline.milliseconds())
     code = run_interruptible(solver.Solve, solver.InterruptSolve, "scip")
     status = {pywraplp.Solver.OPTIMAL: "optimal", pywraplp.Solver.FEASIBLE: "feasible",
               pywraplp.Solver.INFEASIBLE: "infeasible"}.get(code, "unknown")

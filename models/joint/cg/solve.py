@@ -302,8 +302,10 @@ def _close(
     listed: tuple[list[Column], list[int]] | None,
     compact: Compact,
 ) -> Closed:
-    """Close the gap as :data:`CLOSE` says, until the deadline."""
-    if listed is None and CLOSE == "enumerate" and inc.low is not None and inc.open:
+    """Close the gap as :data:`CLOSE` says, until the deadline; each step starts only with
+    :attr:`~models.joint.cg.budget.Budget.close_least` of the limit left."""
+    if listed is None and CLOSE == "enumerate" and inc.low is not None and inc.open \
+            and _time_for(run):
         listed = listing(closing, inc.value - root.gen.bound)
     if not inc.open:
         run.stats["closed_by"] = run.stats["closed_by"] or "cg"
@@ -312,18 +314,24 @@ def _close(
         return _close_compact(run, root, inc, compact)
     assert inc.low is not None
     columns, best, low = inc.columns, inc.value, inc.low
-    if listed is not None:  # every window of a better solution is listed
+    if listed is not None and _time_for(run):  # every window of a better solution is listed
         run.stats["listed"] = len(listed[0])
         run.track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
         columns, best, low = pack(closing, listed, columns, best, low, None, run.deadline)
-    elif CLOSE == "enumerate":  # a bound from the largest listing within the limit
+    elif listed is None and CLOSE == "enumerate" and _time_for(run):
+        # a bound from the largest listing within the limit
         columns, best, low = deepen(closing, columns, best, low, run.deadline)
         for col in columns:
             root.master.add(col)
-    left, least = run.deadline.left(), run.deadline.seconds(BUDGET.tree_least)
-    if best > low and listed is None and (left is None or least is None or left > least):
+    if best > low and listed is None and _time_for(run):
         columns, best, low = _tree(run, root, Incumbent(columns, best, low, inc.base))
     return Closed(placement(columns), best, low)
+
+
+def _time_for(run: Run) -> bool:
+    """Return whether a step of the close may start: at least ``close_least`` of the limit
+    is left (always, without a limit)."""
+    return run.deadline.more_than(run.deadline.seconds(BUDGET.close_least))
 
 
 def _close_compact(run: Run, root: Root, inc: Incumbent, compact: Compact) -> Closed:
