@@ -30,13 +30,15 @@ Clock = Callable[[], float]
 class Share:
     """A stage's part of a time limit, in fractions of the whole limit: the stage ends once
     ``by`` of the limit has passed since the budget began, and lasts at most ``most`` of
-    the limit from when it starts; never past the deadline it is cut from."""
+    the limit from when it starts, but at least ``least`` of it (a stage that must find
+    something, started late); never past the deadline it is cut from."""
 
     by: float = 1.0
     most: float = 1.0
+    least: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("by", "most"):
+        for name in ("by", "most", "least"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"a share's '{name}' must be a fraction in [0, 1], got {value}")
@@ -90,8 +92,9 @@ class Deadline:
         limit (never past this deadline; no limit stays no limit)."""
         if self.limit is None:
             return self
-        return self._cut(min(self.began + share.by * self.limit,
-                             self.clock() + share.most * self.limit))  # fmt: skip
+        now = self.clock()
+        end = min(self.began + share.by * self.limit, now + share.most * self.limit)
+        return self._cut(max(end, now + share.least * self.limit))
 
     def rest(self) -> Deadline:
         """Return a deadline that begins now and ends with this one: the budget of a solve

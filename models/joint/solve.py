@@ -226,9 +226,6 @@ def solve_joint(
         ``postponed``, ``objective`` or ``problem``/``limit``/``t_star``/
         ``b_star``/``constraint_value``, ``placed_bound``, stage statuses.
     """
-    from models.joint.lexicographic import solve_lexicographic
-    from models.joint.space import JobSpace
-
     began = _clock.perf_counter()
     budget = Deadline.of(time_limit).rest()
     if solver not in JOINT_SOLVERS:
@@ -259,11 +256,16 @@ def solve_joint(
         def value(w: Window) -> float:
             return metric_of(w, prob.objective)
 
-    backend = _backend(solver, linear)
-    track = SearchProgress(f"joint ({backend})", enabled=progress, deadline=budget,
+    track = SearchProgress("joint", enabled=progress, deadline=budget,
                            sign=1 if sense == "min" else -1)  # fmt: skip
-    track.update(stage="job spaces")
-    with track.ticking():
+    track.update(stage="loading the solvers")
+    with track.ticking():  # from here on the line is drawn every second, imports included
+        from models.joint.lexicographic import solve_lexicographic
+        from models.joint.space import JobSpace
+
+        backend = _backend(solver, linear)
+        track.label = f"joint ({backend})"
+        track.update(stage="job spaces")
         spaces = [JobSpace(instance, job) for job in batch]
         hinted = _hint_of(spaces, hint) if hint is not None else None
         limit = None

@@ -122,23 +122,21 @@ def run(args: argparse.Namespace) -> int:
     """Run the alternatives search and the combination (or joint) solve; print the result."""
     _check(args)
     exit_fast()
-    import planner
-    from models import Result, solve_combination, solve_joint
     from planner.deadline import Deadline
     from planner.progress import phase
 
     deadline = Deadline(args.time_limit, began=getattr(args, "began", None))
-    inst = load(args.file)
     problem = None if args.objective is not None else int(args.problem)
     solver = args.solver
     chosen: dict[str, tuple[int | None, Any]] = {}
-    if problem is None:
-        result = solve_joint(inst, args.objective, args.joint_solver, algorithm=args.algorithm,
-                             time_limit=deadline)
-        chosen = {w.job: (None, w) for w in result.windows}
-        solver = f"joint-{result.solver}"
-    else:
-        with phase(f"two-phase run ({args.algorithm}, {args.solver})"):
+    label = f"reading {args.file}" if problem is None else \
+        f"two-phase run ({args.algorithm}, {args.solver})"
+    with phase(label):
+        import planner
+        from models import Result, solve_combination, solve_joint
+
+        inst = load(args.file)
+        if problem is not None:
             found = planner.find_alternatives(inst, args.algorithm, deadline=deadline)
             if found.complete:
                 by_job = found.by_job()
@@ -151,15 +149,20 @@ def run(args: argparse.Namespace) -> int:
                     b_star=args.b_star,
                     time_limit=deadline,
                 )
-        if not found.complete:
-            print(one_line(f"planner: combine: the time limit passed during the alternatives "
-                           f"search ({len(found)} alternatives found): nothing combined"),
-                  file=sys.stderr)  # fmt: skip
-            result = Result("unknown", None, None, deadline.elapsed(), args.solver, (),
-                            {"limit": None, "constraint_value": None})  # fmt: skip
-        else:
-            chosen = {w.job: (result.info["choice"][w.job] + 1, w) for w in result.windows}
-        if args.joint and found.complete:
+    if problem is None:
+        result = solve_joint(inst, args.objective, args.joint_solver, algorithm=args.algorithm,
+                             time_limit=deadline)
+        chosen = {w.job: (None, w) for w in result.windows}
+        solver = f"joint-{result.solver}"
+    elif not found.complete:
+        print(one_line(f"planner: combine: the time limit passed during the alternatives "
+                       f"search ({len(found)} alternatives found): nothing combined"),
+              file=sys.stderr)  # fmt: skip
+        result = Result("unknown", None, None, deadline.elapsed(), args.solver, (),
+                        {"limit": None, "constraint_value": None})  # fmt: skip
+    else:
+        chosen = {w.job: (result.info["choice"][w.job] + 1, w) for w in result.windows}
+        if args.joint:
             limits = {"t_star": result.info["t_star"], "b_star": result.info["b_star"]}
             result = solve_joint(
                 inst,

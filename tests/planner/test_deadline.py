@@ -72,6 +72,8 @@ def test_of_takes_seconds_or_a_deadline() -> None:
         (100.0, 65.0, Share(by=0.7, most=0.15), 5.0),
         (600.0, 582.0, Share(most=0.03), 18.0),  # less left than the share: what is left
         (600.0, 600.5, Share(most=0.03), 0.0),  # past the deadline: none
+        (100.0, 60.0, Share(by=0.1, least=0.01), 1.0),  # its mark is behind: its least
+        (100.0, 99.5, Share(by=0.1, least=0.01), 0.5),  # the least, cut to the deadline
     ],
 )
 def test_a_stage_never_runs_past_its_share_or_the_deadline(
@@ -108,6 +110,7 @@ def test_rest_and_within() -> None:
         {"by": -0.1},  # a mark before the start
         {"by": 1.5},  # a mark after the deadline
         {"most": 2.0},  # more than the whole limit
+        {"least": -0.5},  # a negative floor
     ],
 )
 def test_a_share_is_a_fraction(fields: dict[str, float]) -> None:

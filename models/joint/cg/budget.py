@@ -3,7 +3,9 @@ share of the one deadline of :func:`models.solve_joint`, named here and nowhere 
 
 A :class:`planner.deadline.Share` is a part of the whole limit: ``by`` — the stage ends once
 that part has passed since the solve began; ``most`` — it lasts at most that part from when
-it starts; a stage never runs past the deadline it is cut from. Without a limit every stage
+it starts; ``least`` — but at least that part (the integer masters: a first incumbent must
+be found even when the Python work before them ran late on a loaded machine); a stage never
+runs past the deadline it is cut from. Without a limit every stage
 runs to its own end (the neighbourhood search then solves :data:`SEARCH_ROUNDS`
 neighbourhoods). The enumeration close, branch-and-price and the compact close take what
 is left, each step only when at least ``close_least`` of the limit is left.
@@ -59,11 +61,11 @@ class Budget:
 
 BUDGET = Budget(
     seeding=Share(by=0.05),
-    seed_master=Share(by=0.1),
+    seed_master=Share(by=0.1, least=0.01),
     count_lp=Share(by=0.3),
-    count_master=Share(by=0.4),
+    count_master=Share(by=0.4, least=0.01),
     root_lp=Share(by=0.55),
-    integer_master=Share(by=0.7, most=0.15),
+    integer_master=Share(by=0.7, most=0.15, least=0.01),
     search=Share(most=0.3),
     tree_heuristic=Share(most=0.03),
     close_least=0.05,
