@@ -202,7 +202,9 @@ def _count(run: Run, seeded: Seeded) -> Counted:
                    deadline=run.deadline.stage(BUDGET.count_lp), target=-float(len(inc)),
                    report=report)
     run.stats["rounds"] += gen.rounds
-    bound = min(seeded.reachable, -round_up(gen.bound))
+    bound = seeded.reachable  # the deadline may stop the first round: no LP bound then
+    if math.isfinite(gen.bound):
+        bound = min(bound, -round_up(gen.bound))
     for col in m1.columns:
         run.add(col)
     again = run.master(list(run.pool.values()), run.deadline.stage(BUDGET.count_master),

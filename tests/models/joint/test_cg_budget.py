@@ -86,3 +86,21 @@ def test_no_limit_means_no_limit() -> None:
     inst = generate("tiny", 2, jobs=3)
     r = solve_joint(inst, "finish", "cg", time_limit=None)
     assert r.status == "optimal" and r.objective == solve_joint(inst, "finish").objective
+
+
+def test_a_count_stage_stopped_in_its_first_round_claims_no_count_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Phase 1 given no time (its share already passed, as on a loaded machine at 100 × 100):
+    the deadline stops its first pricing round, there is no LP bound on the count (it once
+    crashed rounding −∞), so the compact model settles the count — and proves the optimum."""
+    import dataclasses
+
+    from models.joint.cg import solve as cg_solve
+    from planner.deadline import Share
+
+    inst = generate("tiny", 2, jobs=4)  # the first incumbent places 3 of 4 reachable jobs
+    monkeypatch.setattr(cg_solve, "BUDGET", dataclasses.replace(BUDGET, count_lp=Share(by=0.0)))
+    r = solve_joint(inst, "cost", "cg")
+    assert r.status == "optimal" and r.info["cg"]["closed_by"] == "compact"
+    assert r.objective == solve_joint(inst, "cost", "cpsat").objective
