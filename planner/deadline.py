@@ -109,6 +109,11 @@ class Deadline:
         """Return the deadline ``seconds`` from now, never past this one (None: this one)."""
         return self if seconds is None else self._cut(self.clock() + max(seconds, 0.0))
 
+    def early(self, seconds: float) -> Deadline:
+        """Return this deadline moved ``seconds`` earlier: for a solver known to stop some
+        time after it is told to (no limit stays no limit)."""
+        return self if self.end is None else self._cut(self.end - seconds)
+
     def seconds(self, part: float) -> float | None:
         """Return ``part`` of the whole limit in seconds (None: no limit)."""
         return None if self.limit is None else part * self.limit

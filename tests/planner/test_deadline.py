@@ -101,6 +101,7 @@ def test_rest_and_within() -> None:
     assert rest.stage(Share(by=0.5)).left() == 20.0  # half of the 40 s given
     assert d.within(5.0).left() == 5.0 and d.within(500.0).left() == 40.0
     assert d.within(None) is d
+    assert d.early(1.5).left() == 38.5 and Deadline(None).early(1.5).end is None
     assert Deadline(None).rest().end is None
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.joint.cg.branch import Tree, branch_and_price
-from models.joint.cg.budget import BUDGET, SEARCH_ROUNDS
+from models.joint.cg.budget import BUDGET, SCIP_RESERVE, SEARCH_ROUNDS
 from models.joint.cg.close import Closing, deepen, listing, pack
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.compact import close_compact
@@ -319,10 +319,12 @@ def _close(
     if listed is not None and _time_for(run):  # every window of a better solution is listed
         run.stats["listed"] = len(listed[0])
         run.track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
-        columns, best, low = pack(closing, listed, columns, best, low, None, run.deadline)
+        columns, best, low = pack(closing, listed, columns, best, low, None,
+                                  run.deadline.early(SCIP_RESERVE))
     elif listed is None and CLOSE == "enumerate" and _time_for(run):
         # a bound from the largest listing within the limit
-        columns, best, low = deepen(closing, columns, best, low, run.deadline)
+        columns, best, low = deepen(closing, columns, best, low,
+                                    run.deadline.early(SCIP_RESERVE))
         for col in columns:
             root.master.add(col)
     if best > low and listed is None and _time_for(run):
