@@ -5,22 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from planner.deadline import TIME_LIMIT_MAX
+
 Status = Literal["optimal", "feasible", "infeasible", "unknown"]
 STATUSES: tuple[str, ...] = ("optimal", "feasible", "infeasible", "unknown")
 
-TIME_LIMIT_MAX = 1e9
-"""Largest time limit in seconds (about 32 years; None means no limit): the solvers take
-their limits in 64-bit milliseconds or microseconds, which 10¹⁶ s would overflow."""
+__all__ = ["LIMIT_MAX", "STATUSES", "TIME_LIMIT_MAX", "Result", "Status"]
 
 LIMIT_MAX = 2**62
 """Largest combination limit t* or b*: CP-SAT computes its sums in 64-bit integers."""
-
-
-def check_time_limit(time_limit: float | None) -> None:
-    """Raise ValueError when ``time_limit`` is above :data:`TIME_LIMIT_MAX`."""
-    if time_limit is not None and time_limit > TIME_LIMIT_MAX:
-        raise ValueError(f"time_limit must be at most 10^9 seconds (None: no limit), "
-                         f"not {time_limit!r}")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ instance's slots (``validation.check_alternatives``) reproduces the slot
 list each was found on. A job that reached ``max_per_job`` alternatives, or
 found none in a round, is not searched again (the slot list only shrinks,
 so it would find none later either). A first-fit search (AMP, ALP) resumes
-at its job's previous start (see ``Algorithm.resumable``).
+at its job's previous start (see ``Algorithm.resumable``). Given a deadline
+(:mod:`planner.deadline`), the search stops when it passes and says so
+(:attr:`Alternatives.complete`): a batch of very long slots can hold tens of
+thousands of alternatives per job.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from instances import Instance, Job
+from planner.deadline import Deadline
 from planner.heuristics.slotlist import SlotList
 from planner.registry import Algorithm, resolve
 from planner.window import Window
@@ -34,11 +38,15 @@ class Alternatives:
         The ids of the jobs searched, in batch order.
     algorithm
         The registry name of the algorithm used.
+    complete
+        False when a deadline stopped the search before a round found nothing: then
+        ``windows`` are the alternatives found until then.
     """
 
     windows: tuple[Window, ...]
     jobs: tuple[str, ...]
     algorithm: str
+    complete: bool = True
 
     def by_job(self) -> dict[str, list[Window]]:
         """Return job id → its alternatives in the order found (every searched job present)."""
@@ -58,6 +66,7 @@ def find_alternatives(
     max_per_job: int | None = None,
     jobs: Iterable[Job | str] | None = None,
     seed: int = 0,
+    deadline: Deadline | None = None,
 ) -> Alternatives:
     """Return the disjoint alternatives of the batch found with ``algorithm`` (docs/concepts.md).
 
@@ -74,6 +83,9 @@ def find_alternatives(
         batch order.
     seed
         Seed passed to every search (random-subset selector only).
+    deadline
+        Stop searching when it passes (:attr:`Alternatives.complete` is then False);
+        None: search until no job finds a window.
     """
     algo = resolve(algorithm)
     if max_per_job is not None and max_per_job < 0:
@@ -84,11 +96,11 @@ def find_alternatives(
             instance.job(ident)
     batch = [j for j in instance.jobs if wanted is None or j.id in wanted]
     free = SlotList(instance.slots, instance.node_index)
-    found = search_rounds(
+    found, complete = _rounds(
         instance, batch, dict.fromkeys((j.id for j in batch), algo), free,
-        seed=seed, max_per_job=max_per_job,
+        seed=seed, max_per_job=max_per_job, deadline=deadline,
     )  # fmt: skip
-    return Alternatives(tuple(found), tuple(j.id for j in batch), algo.name)
+    return Alternatives(tuple(found), tuple(j.id for j in batch), algo.name, complete)
 
 
 def search_rounds(
@@ -107,6 +119,20 @@ def search_rounds(
     flows of docs/vo-flows.md). A first-fit search resumes at its job's
     previous start.
     """
+    return _rounds(instance, jobs, algorithms, free, seed=seed, max_per_job=max_per_job)[0]
+
+
+def _rounds(
+    instance: Instance,
+    jobs: Sequence[Job],
+    algorithms: Mapping[str, Algorithm],
+    free: SlotList,
+    *,
+    seed: int = 0,
+    max_per_job: int | None = None,
+    deadline: Deadline | None = None,
+) -> tuple[list[Window], bool]:
+    """Return :func:`search_rounds`'s windows, and False if ``deadline`` stopped it first."""
     found: list[Window] = []
     count = dict.fromkeys((j.id for j in jobs), 0)
     active = [j for j in jobs if max_per_job is None or max_per_job > 0]
@@ -114,6 +140,8 @@ def search_rounds(
     while active:
         still: list[Job] = []
         for job in active:
+            if deadline is not None and deadline.passed():
+                return found, False
             algo = algorithms[job.id]
             if algo.resumable and job.id in resume:
                 slots = list(free.slots_from(resume[job.id]))
@@ -130,4 +158,4 @@ def search_rounds(
             if max_per_job is None or count[job.id] < max_per_job:
                 still.append(job)
         active = still
-    return found
+    return found, True

@@ -8,12 +8,17 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import pytest
+
 from instances import Instance, generate
 from models import PROBLEMS, solve_joint
+from models.joint.cg import solve as cg_solve
+from models.joint.cg.budget import BUDGET
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.master import Master
 from models.joint.space import JobSpace
 from planner import find_alternatives
+from planner.deadline import Share
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
@@ -77,3 +82,11 @@ def closed_gap_cases(seeds: Iterable[int]) -> set[str | None]:
         assert check_alternatives(inst, r.windows, sequential=False) == []
         kinds.add(r.info["cg"]["closed_by"])
     return kinds
+
+
+def no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the cg solver's neighbourhood search and its integer master after the root no
+    time (their shares in :data:`models.joint.cg.budget.BUDGET` set to zero), so that the
+    close starts from the first incumbent."""
+    monkeypatch.setattr(cg_solve, "BUDGET", dataclasses.replace(
+        BUDGET, search=Share(most=0.0), integer_master=Share(most=0.0)))

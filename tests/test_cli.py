@@ -53,6 +53,33 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
     assert err.count("\n") == 1 and "Traceback" not in err and err.startswith("planner")
 
 
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["--problem", "8", "--joint", "--json"], 0),  # a solve under a limit
+        (["--problem", "8", "--joint"], 2),  # a missing file: an error after the fast exit
+    ],
+)
+def test_a_limited_command_ends_without_teardown_and_loses_nothing(
+    tmp_path: Path, argv: list[str], code: int
+) -> None:
+    """``planner combine`` ends with ``os._exit`` after flushing (the interpreter's teardown
+    of OR-Tools would run past the limit): the exit code, every JSON line and the one error
+    line still arrive."""
+    from instances import generate, write_instance
+
+    path = tmp_path / "tiny.json"
+    if code == 0:
+        write_instance(generate("tiny", 0, jobs=3), path)
+    done = _cli("combine", str(path), *argv)
+    assert done.returncode == code
+    if code == 0:
+        lines = done.stdout.splitlines()
+        assert len(lines) == 4 and '"status": "optimal"' in lines[-1]
+    else:
+        assert done.stderr.count("\n") == 1 and str(path) in done.stderr
+
+
 def test_unknown_command_subprocess() -> None:
     """The same through the real entry point."""
     done = _cli("frobnicate")

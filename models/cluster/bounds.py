@@ -14,7 +14,6 @@ bisection only decides which probes are run, every probe's proof stands alone.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,6 +21,7 @@ import numpy as np
 from instances.workload import Workload
 from models.cluster.cg import EPS, Arrays, Pool, column_generation
 from models.cluster.snapshot import snapshot_durations
+from planner.deadline import Deadline
 
 
 @dataclass
@@ -59,7 +59,8 @@ def critical_bound(arr: Arrays) -> int:
     return int((arr.release + p.min(axis=0)).max())
 
 
-def snapshot_bounds(workload: Workload, delayed: int, makespan: int, *, seconds: float,
+def snapshot_bounds(workload: Workload, delayed: int, makespan: int, *,
+                    time_limit: float | Deadline | None,
                     columns: set[tuple[int, int, int]] = frozenset(),  # type: ignore[assignment]
                     buckets: int = 48) -> Bounds:  # fmt: skip
     """Return proven bounds on (U*, C*) given an incumbent of ``delayed``/``makespan``.
@@ -71,28 +72,30 @@ def snapshot_bounds(workload: Workload, delayed: int, makespan: int, *, seconds:
     delayed, makespan
         The incumbent's values: U is only bounded when it is above 0, and the
         makespan probes stop at the incumbent's end.
-    seconds
-        Wall-clock budget for all the column generation.
+    time_limit
+        Wall-clock budget for all the column generation: seconds or a
+        :class:`planner.deadline.Deadline` (None: no limit).
     columns
         Seed columns (job index, machine index, start − first release), e.g.
         the incumbent's.
     buckets
         About how many time buckets per master.
     """
-    stop = time.perf_counter() + seconds
+    stop = Deadline.of(time_limit)
     arr, _ = arrays(workload)
     pool = Pool(set(columns))
     critical = critical_bound(arr)
     out = Bounds(0, critical, critical)
     horizon = int(arr.release.max() + arr.hold.max(axis=0).sum()) + 1
     if delayed > 0:
-        share = stop if makespan <= critical else time.perf_counter() + seconds / 2
+        left = stop.left()
+        share = stop if makespan <= critical or left is None else stop.within(left / 2)
         lb = column_generation(arr, pool, last_end=None, length=horizon, deadlines=True,
                                deadline=share, buckets=buckets, stop_above=delayed - 1 + EPS)
         out.delayed = max(0, math.ceil(lb - EPS)) if lb > -math.inf else 0
     lo, hi = critical, makespan - 1
     order = [hi] if hi >= lo else []
-    while order and time.perf_counter() < stop:
+    while order and not stop.passed():
         t = order.pop()
         lb = column_generation(arr, pool, last_end=t, length=t + 1, deadlines=False,
                                deadline=stop, buckets=buckets, stop_above=EPS)  # fmt: skip

@@ -32,13 +32,13 @@ when the loop stops early. Two masters:
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from models.cluster.pricing import overlaps, price_machine
+from planner.deadline import Deadline
 
 EPS = 1e-6
 
@@ -117,14 +117,13 @@ def lagrangian(arr: Arrays, bounds: NDArray[np.int64], lam: NDArray[np.float64],
 
 
 def column_generation(arr: Arrays, pool: Pool, *, last_end: int | None, length: int,
-                      deadlines: bool, deadline: float, buckets: int = 48,
+                      deadlines: bool, deadline: Deadline, buckets: int = 48,
                       stop_above: float = math.inf) -> float:  # fmt: skip
     """Run column generation on one master; return the best Lagrangian bound found.
 
     Stops when no column has a negative reduced cost (the bound is then the LP
     optimum), when the bound exceeds ``stop_above``, when the restricted
-    master's value is 0 (makespan probe: nothing left to prove), or at the
-    wall-clock ``deadline`` (``time.perf_counter()`` value).
+    master's value is 0 (makespan probe: nothing left to prove), or at ``deadline``.
     """
     from ortools.linear_solver import pywraplp
 
@@ -162,7 +161,7 @@ def column_generation(arr: Arrays, pool: Pool, *, last_end: int | None, length: 
             add(j, m, t)
     obj.SetMinimization()
     best = -math.inf
-    while time.perf_counter() < deadline:
+    while not deadline.passed():
         pool.iterations += 1
         if lp.Solve() != pywraplp.Solver.OPTIMAL:
             break

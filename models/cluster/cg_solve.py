@@ -8,14 +8,17 @@ makespan Cmax; ``docs/exact-models.md``, "Cluster snapshots"):
    (:mod:`models.cluster.sgs`, ``sgs_share`` of the limit, a third of it when
    CP-SAT follows); the best (U, Cmax) is the incumbent;
 2. proven bounds (U_lb, C_lb) by column generation
-   (:mod:`models.cluster.bounds`), within ``bound_share`` of the time limit;
+   (:mod:`models.cluster.bounds`), until ``bound_share`` of the limit has passed;
 3. unless the incumbent meets them, the serial scheme again, aiming at them
-   (the same share of the time left; all of it when CP-SAT does not follow);
+   (the same share; all the time left when CP-SAT does not follow);
 4. unless the incumbent meets them, the CP-SAT model
    (:mod:`models.cluster.snapshot`) with the incumbent as hint and the bounds
    as floors, for the rest of the time, on snapshots of at most
    ``cpsat_cells`` job × machine pairs (beyond, its model is too large to
    improve on the policies within a minute).
+
+All of it runs under one deadline (:mod:`planner.deadline`); ``time_limit=None`` means no
+limit (each stage then runs to its own end).
 
 ``status`` is ``optimal`` only when the incumbent meets the bounds on both
 criteria; otherwise ``feasible``: ``bound`` = U_lb and
@@ -35,6 +38,7 @@ from models.cluster.incumbents import Schedule, evaluate, policy_schedules
 from models.cluster.sgs import improve
 from models.cluster.snapshot import solve_snapshot_cpsat
 from models.result import Result
+from planner.deadline import DEFAULT_TIME_LIMIT, Deadline, Share
 
 
 def lex_gap(delayed: int, delayed_bound: int, makespan: int, makespan_bound: int | None
@@ -51,7 +55,8 @@ def lex_gap(delayed: int, delayed_bound: int, makespan: int, makespan_bound: int
     return "makespan", max(makespan - makespan_bound, 0) / max(makespan, 1)
 
 
-def solve_snapshot_cg(workload: Workload, *, time_limit: float | None = 60.0, threads: int = 1,
+def solve_snapshot_cg(workload: Workload, *,
+                      time_limit: float | Deadline | None = DEFAULT_TIME_LIMIT, threads: int = 1,
                       seed: int = 0, hint: dict[str, tuple[str, int]] | None = None,
                       bound_share: float = 0.5, sgs_share: float = 0.15,
                       cpsat_cells: int = 4000, buckets: int = 48) -> Result:  # fmt: skip
@@ -66,10 +71,10 @@ def solve_snapshot_cg(workload: Workload, *, time_limit: float | None = 60.0, th
         found the schedule), ``probes``, ``iterations``, ``columns``.
     """
     began = time.perf_counter()
+    budget = Deadline.of(time_limit).rest()
     jobs, machines = workload.jobs, workload.machines
     if not jobs:
         return Result("optimal", 0, 0, 0.0, "cg", (), {"makespan": 0, "makespan_bound": 0})
-    limit = 60.0 if time_limit is None else time_limit
     found = policy_schedules(workload)
     if hint:
         index = {m.id: k for k, m in enumerate(machines)}
@@ -79,25 +84,22 @@ def solve_snapshot_cg(workload: Workload, *, time_limit: float | None = 60.0, th
         found += [given] if given is not None else []
     critical = critical_bound(arrays(workload)[0])
     small = len(jobs) * len(machines) <= cpsat_cells
-    share = sgs_share / 3 if small else sgs_share
-    best: Schedule = improve(workload, (0, critical), share * limit,
+    sgs = Share(most=sgs_share / 3 if small else sgs_share)
+    best: Schedule = improve(workload, (0, critical), budget.stage(sgs),
                              min(found, key=lambda s: s.key) if found else None)  # fmt: skip
     first = min(j.submit for j in jobs)
     seeds = {(k, m, t - first) for s in [*found, best] for k, (m, t) in enumerate(s.placement)}
-    spent = time.perf_counter() - began
     b = snapshot_bounds(workload, best.delayed, best.makespan, columns=seeds, buckets=buckets,
-                        seconds=max(bound_share * limit - spent, 0.01 * limit))  # fmt: skip
+                        time_limit=budget.stage(Share(by=bound_share)))  # fmt: skip
     u_lb, c_lb = b.delayed, b.makespan
     info: dict[str, Any] = {"probes": len(b.probes), "iterations": b.iterations,
                             "columns": b.columns}  # fmt: skip
-    left = limit - (time.perf_counter() - began)
-    if best.key != (u_lb, c_lb) and left > 0:
-        best = improve(workload, (u_lb, c_lb), left * (share if small else 1.0), best)
-    left = limit - (time.perf_counter() - began)
-    if best.key != (u_lb, c_lb) and small and left > 0:
+    if best.key != (u_lb, c_lb) and not budget.passed():
+        best = improve(workload, (u_lb, c_lb), budget.stage(sgs) if small else budget, best)
+    if best.key != (u_lb, c_lb) and small and not budget.passed():
         given = {j.id: (machines[m].id, t) for j, (m, t) in zip(jobs, best.placement, strict=True)}
-        res = solve_snapshot_cpsat(workload, time_limit=left, threads=threads, seed=seed,
-                                   hint=given, floors=(u_lb, c_lb))  # fmt: skip
+        res = solve_snapshot_cpsat(workload, time_limit=budget.left(), threads=threads,
+                                   seed=seed, hint=given, floors=(u_lb, c_lb))  # fmt: skip
         info["cpsat"] = res.status
         if res.status in ("optimal", "feasible"):
             u_lb = max(u_lb, int(res.bound))

@@ -22,9 +22,10 @@ from models.backends import import_pulp
 from models.cbc import solve_cbc
 from models.cluster.snapshot import snapshot_durations
 from models.result import Result
+from planner.deadline import DEFAULT_TIME_LIMIT
 
 
-def solve_snapshot_milp(workload: Workload, *, time_limit: float | None = 60.0,
+def solve_snapshot_milp(workload: Workload, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
                         threads: int = 1) -> Result:  # fmt: skip
     """Solve the snapshot with CBC; same ``Result`` fields as :func:`solve_snapshot`."""
     lp = import_pulp()

@@ -12,12 +12,12 @@ turn; it stops at the proven bounds or at the time limit.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from instances.workload import Workload
 from models.cluster.incumbents import Schedule, evaluate
 from models.cluster.snapshot import snapshot_durations
+from planner.deadline import Deadline
 
 
 def _earliest(busy: list[tuple[int, int, int]], capacity: int, need: int, hold: int,
@@ -70,19 +70,20 @@ def orders(workload: Workload) -> list[list[int]]:
             sorted(range(n), key=lambda k: (-fastest[k] * jobs[k].cpus, k))]  # fmt: skip
 
 
-def improve(workload: Workload, target: tuple[int, int], seconds: float,
+def improve(workload: Workload, target: tuple[int, int], time_limit: float | Deadline | None,
             start: Schedule | None = None) -> Schedule:  # fmt: skip
     """Return the best schedule found by moving critical jobs forward, from every start order.
 
     The start orders advance in turn, one step each, until a schedule meets
     ``target`` = the proven bounds (U_lb, C_lb), every order repeats itself,
-    or ``seconds`` pass (at least one step of each order is taken).
+    or ``time_limit`` (seconds or a :class:`planner.deadline.Deadline`; None: none)
+    passes — at least one step of each order is taken.
     """
-    stop = time.perf_counter() + seconds
+    stop = Deadline.of(time_limit)
     best = start
     chains: list[tuple[list[int], set[tuple[int, ...]]]] = [(o, set()) for o in orders(workload)]
     first = True
-    while chains and (first or time.perf_counter() < stop):
+    while chains and (first or not stop.passed()):
         first = False
         alive = []
         for order, seen in chains:

@@ -28,6 +28,7 @@ from typing import Any
 from instances.workload import Workload
 from models.backends import cpsat_proven, cpsat_solver, cpsat_status, run_cpsat
 from models.result import Result
+from planner.deadline import DEFAULT_TIME_LIMIT, Deadline
 
 
 def snapshot_durations(workload: Workload) -> list[list[int]]:
@@ -39,7 +40,7 @@ def snapshot_durations(workload: Workload) -> list[list[int]]:
 def solve_snapshot_cpsat(
     workload: Workload,
     *,
-    time_limit: float | None = 60.0,
+    time_limit: float | Deadline | None = DEFAULT_TIME_LIMIT,
     threads: int = 1,
     seed: int = 0,
     hint: dict[str, tuple[str, int]] | None = None,
@@ -64,6 +65,7 @@ def solve_snapshot_cpsat(
     from ortools.sat.python import cp_model
 
     began = time.perf_counter()
+    budget = Deadline.of(time_limit)
     jobs, machines = workload.jobs, workload.machines
     if not jobs:
         return Result("optimal", 0, 0, 0.0, "cpsat", (), {"makespan": 0, "makespan_bound": 0})
@@ -119,7 +121,7 @@ def solve_snapshot_cpsat(
                 if index.get(m_hint) == m:
                     model.AddHint(s, t_hint)
     model.Minimize(delayed)
-    solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
+    solver = cpsat_solver(threads=threads, seed=seed, time_limit=budget.left())
     stage1 = cpsat_status(run_cpsat(solver, model)) or "unknown"
     if stage1 == "optimal" and not cpsat_proven(solver, model):
         stage1 = "feasible"  # a proof is the integer value equal to the integer bound
@@ -138,10 +140,7 @@ def solve_snapshot_cpsat(
             model.AddHint(x, solver.Value(x))
             model.AddHint(s, solver.Value(s))
     model.Minimize(cmax)
-    left = None
-    if time_limit is not None:
-        left = max(time_limit - (time.perf_counter() - began), 0.01 * time_limit)
-    solver2 = cpsat_solver(threads=threads, seed=seed, time_limit=left)
+    solver2 = cpsat_solver(threads=threads, seed=seed, time_limit=budget.left())
     stage2 = cpsat_status(run_cpsat(solver2, model)) or "unknown"
     if stage2 == "optimal" and not cpsat_proven(solver2, model):
         stage2 = "feasible"

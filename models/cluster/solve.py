@@ -14,12 +14,14 @@ from models.cluster.cg_solve import solve_snapshot_cg
 from models.cluster.milp import solve_snapshot_milp
 from models.cluster.snapshot import solve_snapshot_cpsat
 from models.result import Result
+from planner.deadline import DEFAULT_TIME_LIMIT
 
 AUTO_CG_JOBS = 20
 """``auto`` runs ``cg`` above this many jobs and ``cpsat`` up to it (docs/benchmarks.md)."""
 
 
-def solve_snapshot(workload: Workload, *, solver: str = "auto", time_limit: float | None = 60.0,
+def solve_snapshot(workload: Workload, *, solver: str = "auto",
+                   time_limit: float | None = DEFAULT_TIME_LIMIT,
                    threads: int = 1, seed: int = 0,
                    hint: dict[str, tuple[str, int]] | None = None) -> Result:  # fmt: skip
     """Solve a snapshot with the registered ``solver`` (``cpsat``, ``milp``, ``cg``, ``auto``).

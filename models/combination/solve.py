@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from models.combination.problem import Table, limit_for, problem_of
-from models.progress import DEFAULT_TIME_LIMIT
-from models.result import Result, check_time_limit
+from models.result import Result
+from planner.deadline import DEFAULT_TIME_LIMIT, Deadline
 
 COMBINATION_SOLVERS: dict[str, str] = {
     "dp": "backward recursion of Toporkov et al. 2015 eqs. (2)–(4) over the constraint resource",
@@ -29,7 +29,7 @@ def solve_combination(
     time: str = "proc_time",
     t_star: int | None = None,
     b_star: int | None = None,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: float | Deadline | None = DEFAULT_TIME_LIMIT,
     threads: int = 1,
 ) -> Result:
     """Choose one alternative per job for combination problem (6)–(9) (docs/concepts.md, Toporkov
@@ -53,8 +53,9 @@ def solve_combination(
         alternatives: t* = Σ_i ceil(mean time of job i's alternatives)
         (Toporkov et al. 2015 eq. (5)); b* = floor(Σ_i mean cost of job i's alternatives).
     time_limit
-        Seconds for ``cpsat``/``milp`` (the DP always runs to the end);
-        default :data:`models.progress.DEFAULT_TIME_LIMIT` (60 s), None for none.
+        Seconds for ``cpsat``/``milp`` (the DP always runs to the end), or a
+        :class:`planner.deadline.Deadline` shared with the caller; default
+        :data:`planner.deadline.DEFAULT_TIME_LIMIT` (60 s), None for none.
     threads
         CP-SAT workers / CBC threads.
 
@@ -68,7 +69,7 @@ def solve_combination(
         ``b_star``, ``limit`` (the constraint's) and ``constraint_value`` (Σ g).
     """
     began = _clock.perf_counter()
-    check_time_limit(time_limit)
+    left = Deadline.of(time_limit).left()
     prob = problem_of(problem)
     if solver not in COMBINATION_SOLVERS:
         raise ValueError(
@@ -86,13 +87,13 @@ def solve_combination(
         from models.combination.cpsat import solve_cpsat
 
         status, choice, bound = solve_cpsat(
-            table, prob, limit, time_limit=time_limit, threads=threads
+            table, prob, limit, time_limit=left, threads=threads
         )
     else:
         from models.combination.milp import solve_milp
 
         status, choice, bound = solve_milp(
-            table, prob, limit, time_limit=time_limit, threads=threads
+            table, prob, limit, time_limit=left, threads=threads
         )
     f_tab, g_tab = table.column(prob.objective), table.column(prob.constraint)
     info: dict[str, Any] = {

@@ -4,18 +4,19 @@ objective.
 Two CP-SAT stages: first maximise the number of placed jobs; then fix that
 number (hinting the first solution) and optimise the batch objective: Σ of
 one docs/concepts.md metric over the placed jobs, or a combination problem's Σ f_j.
+Both run under one deadline (:mod:`planner.deadline`): stage 2 gets what stage 1 left.
 """
 
 from __future__ import annotations
 
-import time as _clock
 from typing import Any
 
 from ortools.sat.python import cp_model
 
 from models.backends import cpsat_bound, cpsat_solver, cpsat_status, run_cpsat
 from models.joint.cpsat import JointModel
-from models.progress import SolveProgress
+from models.progress import SearchProgress
+from planner.deadline import Deadline
 
 
 def _solver(time_limit: float | None, threads: int, seed: int) -> cp_model.CpSolver:
@@ -32,11 +33,11 @@ def solve_lexicographic(
     sense: str,
     *,
     hint: dict[int, tuple[int, list[int]]] | None = None,
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
     threads: int = 1,
     seed: int = 0,
     scale: float = 1.0,
-    progress: bool | None = None,
+    track: SearchProgress | None = None,
 ) -> dict[str, Any]:
     """Solve max #placed, then extremise ``goal`` with that number fixed.
 
@@ -47,20 +48,25 @@ def solve_lexicographic(
     ``goal``, an exact integer), ``bound`` (stage 2's exact integer bound,
     :func:`models.backends.cpsat_bound`, only when stage 1 is proven), ``placed_bound``
     (stage 1's) and the stages' statuses. A stage is proven when its value equals its
-    bound (integers), whatever CP-SAT's status says.
-    ``progress`` (None: only on interactive runs, :mod:`models.progress`)
-    writes each stage's elapsed time, incumbent and bound to stderr; ``scale``
-    divides stage 2's raw objective for that display.
+    bound (integers), whatever CP-SAT's status says. Both stages stop at ``deadline``
+    (None: no limit). ``track`` (optional) shows each stage's incumbent and bound as
+    CP-SAT finds them; ``scale`` divides stage 2's raw objective for that display.
     """
-    began = _clock.perf_counter()
     m = jm.model
     count = sum(jm.placed)
     m.Maximize(count)
     if hint is not None:
         jm.hint(hint)
-    solver = _solver(time_limit, threads, seed)
-    track = SolveProgress("joint stage 1 (jobs placed)", enabled=progress)
-    first = cpsat_status(run_cpsat(track.wrap(solver), m)) or "unknown"
+
+    def run(solver: cp_model.CpSolver, *, counting: bool) -> str:
+        watched = track.watch(solver, count=counting, scale=scale) if track else solver
+        return cpsat_status(run_cpsat(watched, m)) or "unknown"
+
+    left = None if deadline is None else deadline.left()
+    solver = _solver(left, threads, seed)
+    if track is not None:
+        track.update(stage="jobs placed")
+    first = run(solver, counting=True)
     out: dict[str, Any] = {"stage1": first, "stage2": None, "bound": None, "placed_bound": None,
                            "value": None}
     if first not in ("optimal", "feasible"):
@@ -77,12 +83,10 @@ def solve_lexicographic(
     m.ClearHints()
     jm.hint(best)
     (m.Maximize if sense == "max" else m.Minimize)(goal)
-    left = None
-    if time_limit is not None:
-        left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
-    solver = _solver(left, threads, seed)
-    track = SolveProgress("joint stage 2 (objective)", enabled=progress, scale=scale)
-    second = cpsat_status(run_cpsat(track.wrap(solver), m)) or "unknown"
+    solver = _solver(None if deadline is None else deadline.left(), threads, seed)
+    if track is not None:
+        track.update(stage=f"objective, {len(best)} jobs placed")
+    second = run(solver, counting=False)
     if second in ("optimal", "feasible"):
         out["solution"] = jm.solution(solver)
         out["value"] = int(solver.Value(goal))

@@ -19,10 +19,11 @@ import contextlib
 import importlib
 import os
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from planner.cli.common import UsageError, one_line, pause_point
+from planner.cli.common import UsageError, fast_exit, one_line, pause_point
 
 COMMANDS: tuple[str, ...] = (
     "generate", "validate", "solve", "exact", "alternatives", "combine", "study", "list",
@@ -55,7 +56,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit code (also used as the console script)."""
+    """Run the CLI; return the exit code (also used as the console script).
+
+    The command's ``args.began`` is the clock at this call: a ``--time-limit`` counts from
+    it, so that imports and reading the input are inside the limit.
+    """
+    began = time.perf_counter()
     stdout, sys.stdout = sys.stdout, _GuardedOutput(sys.stdout)
     try:
         pause_point("main")
@@ -68,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             raise UsageError(f"planner: missing COMMAND (choose from: {', '.join(COMMANDS)}; "
                              "see planner --help)")  # fmt: skip
+        args.began = began
         pause_point("run")
         code = int(args.run(args) or 0)
         sys.stdout.flush()
@@ -125,15 +132,17 @@ def entry() -> None:
     shutdown: a solver thread still unwinding then (CP-SAT's C++ code) could otherwise
     end the process with ``terminate called without an active exception`` (SIGABRT)
     instead of 130. Everything worth keeping is written by then: a study commits each
-    unit as it completes and rolls back the unit in progress.
+    unit as it completes and rolls back the unit in progress. A command bounded by a time
+    limit ends the same way (:func:`planner.cli.common.exit_fast`), so that the
+    interpreter's teardown does not run past the limit.
     """
     code = main()
-    if code == 130:
+    if code == 130 or fast_exit():
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(Exception):
                 stream.flush()
         _release_semaphores()
-        os._exit(130)
+        os._exit(code)
     sys.exit(code)
 
 def _interrupted(err: BaseException) -> bool:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from instances import generate, write_instance
-from models import solve_combination
-from planner import find_alternatives
+from models import solve_combination, solve_joint
+from planner import METRICS, find_alternatives
 from planner.cli import main
 
 SUMMARY_KEYS = {
@@ -117,6 +117,11 @@ def test_joint_solver_names_are_checked(
         (["--problem", "7", "--b-star", "x"], "invalid int value"),  # not an integer
         (["--problem", "6", "--time-limit", "0"], "--time-limit must be a positive"),  # zero
         ([], "--problem"),  # the problem is required
+        (["--objective", "finish"], "--objective needs --joint"),  # no combination of sums
+        (["--joint", "--objective", "finsh"], "did you mean 'finish'"),  # a misspelt metric
+        (["--joint", "--objective", "q", "--problem", "8"], "not both"),  # two objectives
+        (["--joint", "--objective", "cost", "--t-star", "9"], "--t-star belongs to"),  # no g*
+        (["--joint", "--objective", "cost", "--time", "runtime"], "--time belongs to"),
     ],
 )
 def test_bad_usage_is_one_line_exit_2(
@@ -133,3 +138,48 @@ def test_bad_file_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     missing = tmp_path / "missing.json"
     assert main(["combine", str(missing), "--problem", "6"]) == 2
     assert str(missing) in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("objective", METRICS)
+def test_every_joint_objective_on_the_command_line(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str], objective: str
+) -> None:
+    """``--joint --objective NAME`` solves Σ NAME like ``solve_joint`` (the same status,
+    value and bound, with the default solver), no two-phase run: ``problem`` null, the
+    summary names the metric, and its windows are the API's."""
+    *jobs, summary = run_json(capsys, "combine", str(tiny_file), "--joint", "--objective",
+                              objective)
+    api = solve_joint(generate("tiny", 0, jobs=3), objective, "auto")
+    assert set(summary) == SUMMARY_KEYS | {"metric"}
+    assert (summary["problem"], summary["metric"], summary["time"]) == (None, objective, None)
+    assert summary["solver"] == f"joint-{api.solver}"
+    assert (summary["status"], summary["objective"], summary["bound"]) == (
+        api.status, api.objective, api.bound)
+    placed = {line["job"]: line["window"] for line in jobs if line["status"] == "placed"}
+    assert placed == {w.job: w.to_dict() for w in api.windows}
+
+
+def test_objective_table_ends_with_the_proof(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The table output of ``--objective`` ends with the proof line, as with ``--problem``."""
+    assert main(["combine", str(tiny_file), "--joint", "--objective", "finish"]) == 0
+    out = capsys.readouterr().out
+    assert "metric=finish" in out and "problem=None" in out
+    assert out.splitlines()[-1] == "proof: optimal"
+
+
+@pytest.mark.parametrize("joint", [[], ["--joint"]])
+def test_a_limit_spent_in_the_alternatives_search_is_unknown(
+    tiny_file: Path, capsys: pytest.CaptureFixture[str], joint: list[str]
+) -> None:
+    """The limit covers the whole command from its start: one that has passed before the
+    alternatives search (a millionth of a second) stops it; nothing is combined or solved —
+    status unknown, every job postponed, and stderr says why."""
+    argv = ["combine", str(tiny_file), "--problem", "8", "--time-limit", "1e-6", *joint]
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    *jobs, summary = [json.loads(line) for line in captured.out.splitlines()]
+    assert (summary["status"], summary["objective"], summary["limit"]) == ("unknown", None, None)
+    assert all(j["status"] == "postponed" for j in jobs)
+    assert "time limit passed during the alternatives search" in captured.err

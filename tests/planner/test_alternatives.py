@@ -6,6 +6,7 @@ import pytest
 
 from instances import Instance, Job
 from planner import find_alternatives
+from planner.deadline import Deadline
 from tests.conftest import with_job
 from validation import check_alternatives
 
@@ -24,6 +25,21 @@ def test_rounds_on_the_tiny_batch(tiny: Instance) -> None:
     by_job = alts.by_job()
     assert set(by_job) == {"j1", "j2"} and all(by_job.values())
     assert len(alts) == sum(len(v) for v in by_job.values())
+
+
+@pytest.mark.parametrize("checks", [0, 1, 2, 3])
+def test_a_deadline_stops_the_search_and_says_so(tiny: Instance, checks: int) -> None:
+    """A deadline that passes after ``checks`` window searches (a clock moved by each check)
+    stops the search there: the windows found are the first ones of the full search, and
+    :attr:`Alternatives.complete` is False; without a deadline it is True."""
+    full = find_alternatives(tiny, "amp")
+    assert full.complete and len(full) > 3
+    ticks = iter(range(10**6))
+    clock = lambda: float(next(ticks))  # noqa: E731 (one tick per reading)
+    deadline = Deadline(checks + 0.5, clock=clock)  # read once here, then once per search
+    cut = find_alternatives(tiny, "amp", deadline=deadline)
+    assert not cut.complete and len(cut) == checks
+    assert cut.windows == full.windows[:checks]
 
 
 def test_cap_per_job(tiny: Instance) -> None:

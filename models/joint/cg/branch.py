@@ -23,6 +23,7 @@ from models.joint.cg.master import GLOP, Master
 from models.joint.cg.node import GLOP_TREE, NodeSearch, overlap_free, up
 from models.joint.cg.restrict import Limits, Rule, gather
 from models.joint.space import JobSpace
+from planner.deadline import Deadline
 
 DIVE_EVERY = 50
 """Nodes between two dives (:meth:`models.joint.cg.node.NodeSearch.dive`), the first at the
@@ -81,7 +82,7 @@ def branch_and_price(
     root_bound: float,
     *,
     free_start: bool = True,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     base: Sequence[Limits] | None = None,
     report: Callable[[Tree], None] | None = None,
     cutoff: int = 2**62,

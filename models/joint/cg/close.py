@@ -23,6 +23,7 @@ from models.joint.cg.packing import solve_packing
 from models.joint.exact import broken
 from models.joint.space import JobSpace
 from models.progress import SearchProgress
+from planner.deadline import Deadline
 
 LISTING_LIMIT = 25_000
 """Most windows the ``enumerate`` close lists to prove the incumbent or find the optimum; past
@@ -38,8 +39,7 @@ LEVEL_LIMIT = 8_000
 class Closing:
     """What the enumeration close needs of the batch: job spaces, the root generation (bound
     and duals), the objective, side rows, placed count, start rule, seed, statistics, the
-    progress line and the deadline of every listing (a ``time.perf_counter`` value; None:
-    none)."""
+    progress line and the deadline of every listing (None: none)."""
 
     spaces: Sequence[JobSpace]
     gen: Generation
@@ -51,7 +51,7 @@ class Closing:
     seed: int
     stats: dict[str, Any]
     track: SearchProgress
-    deadline: float | None = None
+    deadline: Deadline | None = None
 
 
 def listing(
@@ -86,7 +86,7 @@ def pack(
     best: int,
     low: int,
     escape: int | None,
-    deadline: float | None,
+    deadline: Deadline | None,
 ) -> tuple[list[Column], int, int]:
     """Solve the set-packing problem over the listed windows; return the best solution, its
     ``sign``-value and the proven bound (SCIP's, an integer, :mod:`models.joint.cg.packing`;
@@ -130,7 +130,7 @@ def passes(c: Closing, columns: Sequence[Column], must: Sequence[int] = ()) -> b
 
 
 def deepen(
-    c: Closing, incumbent: Sequence[Column], best: int, low: int, deadline: float | None
+    c: Closing, incumbent: Sequence[Column], best: int, low: int, deadline: Deadline | None
 ) -> tuple[list[Column], int, int]:
     """When the windows of every better solution are too many to list, raise the bound level
     by level: list the windows of the solutions worth at most ``level``, the largest level
@@ -139,11 +139,11 @@ def deepen(
     the limit (up to :data:`LISTING_LIMIT`) if the time left is at least twice what the
     last level took. Return the best solution, its value and the bound."""
     inc, limit, L, took = list(incumbent), LEVEL_LIMIT, c.gen.bound, 0.0
-    while low < best and (deadline is None or deadline - _clock.perf_counter() > 2 * took):
+    while low < best and (deadline is None or deadline.more_than(2 * took)):
         began = _clock.perf_counter()
         lo, hi = low - 1, best - 1  # no solution is worth lo; best - 1's listing is too large
         chosen: tuple[int, tuple[list[Column], list[int]]] | None = None
-        while lo < hi and (deadline is None or _clock.perf_counter() < deadline):
+        while lo < hi and (deadline is None or not deadline.passed()):
             level = (lo + hi + 1) // 2
             listed = listing(c, level - L, limit)
             if listed is None:

@@ -6,7 +6,6 @@ restricted by reduced-cost fixing (:mod:`models.joint.cg.fixing`).
 
 from __future__ import annotations
 
-import time as _clock
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +13,7 @@ from ortools.sat.python import cp_model
 
 from models.backends import cpsat_bound, cpsat_status, run_cpsat
 from models.joint.cpsat import JointModel
+from planner.deadline import Deadline
 
 
 def close_compact(
@@ -24,15 +24,15 @@ def close_compact(
     low: int | None,
     incumbent: tuple[dict[int, tuple[int, list[int]]], int],
     fixed: Sequence[tuple[bool, list[tuple[int, int]], set[int]]],
-    began: float,
-    time_limit: float | None,
+    deadline: Deadline,
     threads: int,
     seed: int,
     stats: dict[str, Any],
 ) -> tuple[dict[int, tuple[int, list[int]]], int, int | None]:
     """Search the compact model for a solution better than the incumbent, with the count
     fixed, ``low ≤ sign·goal ≤ U − 1`` and the starts of ``fixed``; return the best
-    solution, its ``sign``-value and the proven bound (infeasible: the incumbent is optimal).
+    solution, its ``sign``-value and the proven bound (infeasible: the incumbent is optimal);
+    CP-SAT stops at ``deadline``.
     """
     from models.joint.lexicographic import _solver
 
@@ -58,10 +58,7 @@ def close_compact(
         m.AddLinearExpressionInDomain(T, domain).OnlyEnforceIf(placed)
     m.ClearHints()
     m.Minimize(sign * goal)
-    left = None
-    if time_limit is not None:
-        left = max(time_limit - (_clock.perf_counter() - began), 0.01 * time_limit)
-    solver = _solver(left, threads, seed)
+    solver = _solver(deadline.left(), threads, seed)
     status = cpsat_status(run_cpsat(solver, m))
     if status == "infeasible":  # nothing better than the incumbent exists
         stats["closed_by"] = "compact"

@@ -19,7 +19,6 @@ the starts of the piece where its value meets the threshold.
 
 from __future__ import annotations
 
-import time as _clock
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,6 +27,7 @@ from models.joint.cg.column import Linear
 from models.joint.cg.levels import _Group, _groups
 from models.joint.cg.prices import Prices
 from models.joint.space import JobSpace
+from planner.deadline import Deadline
 
 Listed = tuple[float, int, tuple[int, ...]]
 """A listed window: priced value, start T and option indices of the job's space."""
@@ -45,10 +45,10 @@ class TooMany(Exception):
 
 
 class _Room:
-    """What a listing may still take: windows (None: any number) and time (a
-    ``time.perf_counter`` deadline, None: any)."""
+    """What a listing may still take: windows (None: any number) and time (a deadline,
+    None: any)."""
 
-    def __init__(self, limit: int | None, deadline: float | None) -> None:
+    def __init__(self, limit: int | None, deadline: Deadline | None) -> None:
         self.limit, self.deadline, self.steps = limit, deadline, 0
 
     def take(self, out: list[Listed], more: int) -> None:
@@ -61,7 +61,7 @@ class _Room:
         deadline."""
         self.steps += 1
         if self.deadline is not None and self.steps % CHECK_EVERY == 0 and (
-                _clock.perf_counter() > self.deadline):
+                self.deadline.passed()):
             raise TooMany
 
 
@@ -73,14 +73,14 @@ def windows_below(
     *,
     free_start: bool = True,
     limit: int | None = None,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> list[Listed]:
     """Return every window of the job whose priced value under ``form`` and ``prices`` is at
     most ``threshold``, each once, with its exact value.
 
     ``limit``: raise :class:`TooMany` before more windows than that would be held (a piece's
     starts are counted before they are written, so memory stays within the limit);
-    ``deadline`` (``time.perf_counter``): raise it once that time has passed, looked at
+    ``deadline``: raise it once the deadline has passed, looked at
     inside every loop.
     """
     out: list[Listed] = []
@@ -199,7 +199,7 @@ def count_below(
     *,
     free_start: bool = True,
     limit: int | None = None,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> list[list[Listed]] | None:
     """Return :func:`windows_below` for every job (None threshold: the job gets no window),
     or None when together they exceed ``limit`` or ``deadline`` passes."""

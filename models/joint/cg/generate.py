@@ -13,8 +13,7 @@ round: its least priced windows at distinct starts (:func:`models.joint.cg.prici
 
 from __future__ import annotations
 
-import time as _clock
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from models.joint.cg.column import Column
@@ -22,6 +21,7 @@ from models.joint.cg.duals import Duals
 from models.joint.cg.master import Master
 from models.joint.cg.pricing import price_many
 from models.joint.space import JobSpace
+from planner.deadline import Deadline
 
 IMPROVING = 1e-7
 """A window enters the master when its reduced cost is below minus this."""
@@ -67,12 +67,17 @@ def _round(
     lp_duals: Duals,
     free_start: bool,
     columns: int = 1,
-) -> tuple[float, list[float | None], int]:
+    deadline: Deadline | None = None,
+) -> tuple[float | None, list[float | None], int]:
     """Price every job at ``point``; add its (up to ``columns``) least windows that improve
-    the LP; return the bound, each job's least priced value and the number added."""
+    the LP; return the bound, each job's least priced value and the number added. When
+    ``deadline`` passes before every job is priced the round stops there without a bound
+    (None: a Lagrangian bound needs every job's least value)."""
     values: list[float | None] = []
     added = 0
     for j, sp in enumerate(spaces):
+        if deadline is not None and deadline.passed():
+            return None, values, added
         found = price_many(sp, point.form, point.prices, columns, free_start=free_start)
         values.append(found[0][0] if found else None)
         for _, T, chosen in found:
@@ -87,18 +92,21 @@ def generate(
     master: Master,
     *,
     free_start: bool = True,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     target: float | None = None,
     smoothing: float = SMOOTHING,
     initial: tuple[Duals, list[float | None]] | None = None,
     columns: int | None = None,
+    report: Callable[[Generation], None] | None = None,
 ) -> Generation:
-    """Grow ``master`` by exact pricing until no window improves, ``deadline`` (a
-    ``perf_counter`` time) passes, or the bound reaches ``target`` (an incumbent's value).
+    """Grow ``master`` by exact pricing until no window improves, ``deadline`` passes (the
+    LP solve and each job's pricing stop there), or the bound reaches ``target`` (an
+    incumbent's value).
 
     ``initial``: multipliers and each job's least priced value under them, whose bound
     the loop starts from (e.g. every job alone); ``columns``: windows per job and round
-    (None: :data:`ROUND_WINDOWS` shared by the jobs, at most :data:`COLUMNS` each).
+    (None: :data:`ROUND_WINDOWS` shared by the jobs, at most :data:`COLUMNS` each);
+    ``report`` is called with the generation so far after every round.
     """
     out = Generation(-float("inf"), float("inf"), 0, False)
     if columns is None:
@@ -115,9 +123,14 @@ def generate(
             out.duals.blend(current, smoothing), current]
         for point in points:  # the LP duals only after a mispricing
             out.rounds += 1
-            bound, values, added = _round(spaces, master, point, current, free_start, columns)
+            bound, values, added = _round(spaces, master, point, current, free_start, columns,
+                                          deadline)
+            if bound is None:  # stopped by the deadline
+                return out
             if bound > out.bound:
                 out.bound, out.duals, out.values = bound, point, values
+            if report is not None:
+                report(out)
             if added:
                 break
         if not added:
@@ -125,5 +138,5 @@ def generate(
             return out
         if target is not None and out.bound >= target - IMPROVING:
             return out
-        if deadline is not None and _clock.perf_counter() > deadline:
+        if deadline is not None and deadline.passed():
             return out

@@ -15,6 +15,7 @@ from ortools.sat.python import cp_model
 
 from models.backends import cpsat_solver, cpsat_status, run_cpsat
 from models.joint.cg.column import Column
+from planner.deadline import Deadline
 
 
 def integer_master(
@@ -25,7 +26,7 @@ def integer_master(
     sides: Sequence[tuple[str, int]],
     *,
     count: int | None = None,
-    time_limit: float | None = None,
+    deadline: Deadline | None = None,
     threads: int = 1,
     seed: int = 0,
     hint: Sequence[Column] = (),
@@ -35,7 +36,7 @@ def integer_master(
 
     ``objective`` None: only the placed count. ``count``: the number of placed jobs
     required. ``below``: only sets whose ``sign``·Σ objective is below it (an incumbent's
-    value). None when no set is found in the time limit.
+    value). None when no set is found before ``deadline`` (None: no limit).
     """
     m = cp_model.CpModel()
     b = [m.NewBoolVar(f"b{i}") for i in range(len(columns))]
@@ -60,7 +61,8 @@ def integer_master(
         m.Add(placed == count)
     else:
         m.Maximize(placed)
-    solver = cpsat_solver(threads=threads, seed=seed, time_limit=time_limit)
+    solver = cpsat_solver(threads=threads, seed=seed,
+                          time_limit=None if deadline is None else deadline.left())
     if count is None:
         if cpsat_status(run_cpsat(solver, m)) not in ("optimal", "feasible"):
             return None

@@ -17,13 +17,13 @@ repeatable).
 from __future__ import annotations
 
 import random
-import time as _clock
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from models.joint.cg.column import Column
 from models.joint.cg.repair import repair
 from models.joint.space import JobSpace
+from planner.deadline import Deadline
 
 SIZE = 5
 """Jobs freed by the first neighbourhood."""
@@ -62,17 +62,19 @@ def lns(
     *,
     free_start: bool = True,
     seed: int = 0,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     rounds: int | None = None,
     target: int | None = None,
     size: int = SIZE,
     det_limit: float = DET_LIMIT,
     patience: int | None = PATIENCE,
+    report: Callable[[Search], None] | None = None,
 ) -> Search:
     """Improve ``incumbent`` (one column per placed job, a solution) by large-neighbourhood
-    search; stop at ``deadline`` (perf_counter), after ``rounds`` neighbourhoods, after
+    search; stop at ``deadline``, after ``rounds`` neighbourhoods, after
     ``patience`` neighbourhoods in a row without an improvement (None: never), or when the
-    value reaches ``target`` (a proven bound). The placed count never changes."""
+    value reaches ``target`` (a proven bound). The placed count never changes. ``report``
+    is called with the search so far after every neighbourhood."""
     rng = random.Random(seed)
     cols = {c.j: c for c in incumbent}
     value = sum(sign * c.metric(metric) for c in incumbent)
@@ -81,7 +83,7 @@ def lns(
     while jobs and (rounds is None or out.rounds < rounds) and (
             target is None or out.value > target) and (
             patience is None or out.stale < patience) and (
-            deadline is None or _clock.perf_counter() < deadline):
+            deadline is None or not deadline.passed()):
         free = _neighbourhood(cols, jobs, out.size, rng)
         status, found = repair(spaces, cols, free, metric, sign, sides, free_start=free_start,
                                seed=seed, det_limit=det_limit, deadline=deadline)
@@ -97,6 +99,8 @@ def lns(
             out.exhausted = True
             break
         out.stale = 0 if better else out.stale + 1
+        if report is not None:
+            report(out)
         if not better:
             out.size = min(out.size + 1, len(jobs)) if status == "optimal" else max(
                 out.size - 1, 2)

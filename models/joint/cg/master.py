@@ -28,7 +28,6 @@ with the columns.
 from __future__ import annotations
 
 import bisect
-import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -39,6 +38,7 @@ from ortools.linear_solver import pywraplp
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.duals import Duals
 from models.joint.cg.pricing import Prices
+from planner.deadline import Deadline
 
 PRIMAL = "use_preprocessing: false use_dual_simplex: false"
 """GLOP's parameters of the master's solves (set others through ``master.lp`` as usual):
@@ -207,12 +207,12 @@ class Master:
                     row.SetCoefficient(x, c)
         self._x.append(x)
 
-    def solve(self, deadline: float | None = None, dual: bool = False) -> float:
+    def solve(self, deadline: Deadline | None = None, dual: bool = False) -> float:
         """Solve the LP with the columns added so far; return its value (RuntimeError if GLOP
-        fails, or stops at ``deadline``, a ``time.perf_counter`` time). ``dual``: by the dual
+        fails, or stops at ``deadline``). ``dual``: by the dual
         simplex from the previous basis (after bounds changed, as at a new tree node)."""
         lp = self.lp
-        left = 0 if deadline is None else max(1, int(1000 * (deadline - _clock.perf_counter())))
+        left = 0 if deadline is None else deadline.milliseconds()
         lp.solver.SetTimeLimit(left)  # milliseconds; 0: no limit
         if self.pending:
             # GLOP re-solves from the previous basis when only rows or only columns are
@@ -228,9 +228,7 @@ class Master:
         status = lp.Solve()
         if dual:
             lp.solver.SetSolverSpecificParametersAsString(lp.params)
-        if status == pywraplp.Solver.ABNORMAL and (
-            deadline is None or _clock.perf_counter() < deadline
-        ):
+        if status == pywraplp.Solver.ABNORMAL and (deadline is None or not deadline.passed()):
             # GLOP's warm start can stall numerically; its presolve starts afresh
             self.restarts += 1
             lp.solver.SetSolverSpecificParametersAsString(FRESH)

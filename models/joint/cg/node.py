@@ -13,7 +13,6 @@ pricing under its rules, valid for every solution of the node
 from __future__ import annotations
 
 import math
-import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -35,6 +34,7 @@ from models.joint.cg.restrict import (
     restrict,
 )
 from models.joint.space import JobSpace
+from planner.deadline import Deadline
 
 TOLERANCE = 1e-6
 """An LP value within this of 0 or 1 counts as integral."""
@@ -89,7 +89,7 @@ class NodeSearch:
         metric: str,
         sign: int,
         free_start: bool,
-        deadline: float | None,
+        deadline: Deadline | None,
         base: Sequence[Limits] | None,
     ) -> None:
         self.spaces, self.master, self.metric, self.sign = spaces, master, metric, sign
@@ -116,7 +116,7 @@ class NodeSearch:
         return sum(self.sign * c.metric(self.metric) for c in columns)
 
     def late(self) -> bool:
-        return self.deadline is not None and _clock.perf_counter() > self.deadline
+        return self.deadline is not None and self.deadline.passed()
 
     def apply(self, lims: Sequence[Limits]) -> None:
         """Hold the columns that break a rule at zero; fix the placed jobs' convex rows."""

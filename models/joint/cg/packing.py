@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from models.backends import run_interruptible
 from models.joint.cg.column import Column
 from models.joint.exact import largest
 from models.joint.space import JobSpace
+from planner.deadline import Deadline
 
 HEURISTICS = (
     "actconsdiving", "adaptivediving", "alns", "clique", "coefdiving", "conflictdiving",
@@ -138,7 +138,7 @@ def solve_packing(
     must: Sequence[int] = (),
     hint: Sequence[Column] = (),
     escape: int | None = None,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     seed: int = 0,
 ) -> Packing:
     """Minimise ``sign``·Σ ``metric`` over sets of ``columns`` that pack (see the module
@@ -148,8 +148,8 @@ def solve_packing(
     solution. ``escape``: add an *escape window* worth ``escape`` that stands for every
     solution outside the listing (it fills the count and the must rows alone and uses no
     node), the starting solution when there is no hint; an optimum that takes it proves
-    that no listed solution is worth less. ``deadline``: a ``time.perf_counter()`` value
-    SCIP stops at (None: no limit).
+    that no listed solution is worth less. ``deadline``: SCIP stops when it passes (None:
+    no limit).
     """
     solver = pywraplp.Solver.CreateSolver("SCIP")
     if solver is None:
@@ -171,7 +171,9 @@ def solve_packing(
             convex[j].SetCoefficient(z, 1.0)
         if count_row is not None:
             count_row.SetCoefficient(z, float(count))
-    for col in columns:
+    for i, col in enumerate(columns):
+        if deadline is not None and i % 256 == 0 and deadline.passed():
+            return Packing("unknown")  # building a large model takes seconds
         x = solver.BoolVar("")
         xs.append(x)
         convex[col.j].SetCoefficient(x, 1.0)
@@ -183,6 +185,8 @@ def solve_packing(
         for node, start, end in col.tasks:
             tasks[node].append((start, end, x))
     for spans in tasks.values():
+        if deadline is not None and deadline.passed():
+            return Packing("unknown")
         starts = sorted({start for start, _, _ in spans})
         rows: dict[int, list[Any]] = defaultdict(list)
         for start, end, x in spans:
@@ -190,7 +194,9 @@ def solve_packing(
             while i < len(starts) and starts[i] < end:
                 rows[starts[i]].append(x)
                 i += 1
-        for members in rows.values():
+        for k, members in enumerate(rows.values()):
+            if deadline is not None and k % 256 == 0 and deadline.passed():
+                return Packing("unknown")
             if len(members) > 1:
                 row = solver.Constraint(-inf, 1.0)
                 for x in members:
@@ -201,8 +207,10 @@ def solve_packing(
         solver.SetHint(xs, [1.0 if c.key in keys else 0.0 for c in columns])
     elif escape is not None:
         solver.SetHint([z, *xs], [1.0] + [0.0] * len(xs))
+    if deadline is not None and deadline.passed():
+        return Packing("unknown")
     if deadline is not None:  # the model is built: SCIP gets what is left
-        solver.SetTimeLimit(max(1, int(1000 * (deadline - _clock.perf_counter()))))
+        solver.SetTimeLimit(deadline.milliseconds())
     params = pywraplp.MPSolverParameters()
     params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)
     code = run_interruptible(lambda: solver.Solve(params), solver.InterruptSolve, "scip")

@@ -12,7 +12,6 @@ milliseconds, less than fixing the variables of the whole compact model.
 
 from __future__ import annotations
 
-import time as _clock
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -21,6 +20,7 @@ from ortools.sat.python import cp_model
 from models.backends import cpsat_solver, cpsat_status, run_cpsat
 from models.joint.cg.column import LINEAR_METRICS, Column
 from models.joint.space import JobSpace, Option
+from planner.deadline import Deadline
 
 
 def _fits(o: Option, busy: Sequence[tuple[int, int]]) -> bool:
@@ -46,14 +46,14 @@ def repair(
     free_start: bool = True,
     seed: int = 0,
     det_limit: float = 1.0,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
 ) -> tuple[str | None, dict[int, Column] | None]:
     """Re-place the ``free`` jobs around the fixed windows of the other jobs of ``cols``.
 
     Returns the CP-SAT status and the free jobs' new columns (None when no solution was
     found): as many placed as in ``cols``, Σ ``sign``·``metric`` over them minimised, the
     side rows ``(metric, limit)`` held with the fixed jobs' share subtracted. The solve is
-    bounded by ``det_limit`` deterministic seconds and by ``deadline`` (perf_counter).
+    bounded by ``det_limit`` deterministic seconds and by ``deadline``.
     """
     m = cp_model.CpModel()
     busy: dict[str, list[tuple[int, int]]] = defaultdict(list)
@@ -127,8 +127,8 @@ def repair(
         fixed = sum(c.metric(name) for j, c in cols.items() if j not in free)
         m.Add(sum(terms[name]) <= limit - fixed)
     m.Minimize(sign * sum(terms[metric]))
-    left = None if deadline is None else max(deadline - _clock.perf_counter(), 0.01)
-    solver = cpsat_solver(threads=1, seed=seed, time_limit=left)
+    solver = cpsat_solver(threads=1, seed=seed,
+                          time_limit=None if deadline is None else deadline.left())
     solver.parameters.max_deterministic_time = det_limit
     status = cpsat_status(run_cpsat(solver, m))
     if status not in ("optimal", "feasible"):

@@ -62,7 +62,7 @@ def test_bound_below_optimum_below_policies(seed: int, buckets: int) -> None:
     bucketed; seeded with the optimum's own values, so every makespan probe is below it."""
     wl = tiny(seed, machines=1 + seed % 3)
     u, c = brute_snapshot(wl)
-    b = snapshot_bounds(wl, u + 1, c + 1, seconds=30.0, buckets=buckets)
+    b = snapshot_bounds(wl, u + 1, c + 1, time_limit=30.0, buckets=buckets)
     assert b.delayed <= u and b.makespan <= c
     for policy in ("fcfs", "easy", "flex", "egedf", "tabu"):
         s = simulate(wl, policy).summary()
@@ -94,7 +94,7 @@ def test_cg_proves_a_loaded_snapshot_beyond_the_critical_job() -> None:
     from instances.generators.registry import generate_workload
 
     wl = generate_workload("klusacek2008", 1, machines=5, jobs=30, interarrival=40.0)
-    b = snapshot_bounds(wl, 0, 3821, seconds=60.0)
+    b = snapshot_bounds(wl, 0, 3821, time_limit=60.0)
     assert b.makespan > b.critical
     assert any(state == "infeasible" for _, state in b.probes)
 
@@ -118,3 +118,33 @@ def test_unknown_solver_is_refused(name: str) -> None:
     with pytest.raises(ValueError, match="choose from: cpsat"):
         solve_snapshot(tiny(1), solver=name)
 
+
+
+@pytest.mark.parametrize(("limit", "unbounded"), [(None, True), (20.0, False)])
+def test_no_time_limit_means_no_limit(
+    monkeypatch: pytest.MonkeyPatch, limit: float | None, unbounded: bool
+) -> None:
+    """``time_limit=None`` reaches the bounds and the CP-SAT stage as no limit (it once
+    became 60 s here while it meant no limit in every other exact solve)."""
+    from models.cluster import cg_solve
+
+    seen: list = []
+    real_bounds, real_cpsat = cg_solve.snapshot_bounds, cg_solve.solve_snapshot_cpsat
+
+    def bounds(*args, time_limit, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(time_limit.end)
+        return real_bounds(*args, time_limit=time_limit, **kwargs)
+
+    def cpsat(*args, time_limit, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(time_limit)
+        return real_cpsat(*args, time_limit=time_limit, **kwargs)
+
+    monkeypatch.setattr(cg_solve, "snapshot_bounds", bounds)
+    monkeypatch.setattr(cg_solve, "solve_snapshot_cpsat", cpsat)
+    for seed in range(500, 540):
+        wl = tiny(seed, machines=1 + seed % 3)
+        res = solve_snapshot_cg(wl, time_limit=limit)
+        if res.info.get("cpsat") is not None:
+            break
+    assert seen and all((x is None) is unbounded for x in seen)
+    assert len(seen) >= 2  # the bounds and CP-SAT were both reached

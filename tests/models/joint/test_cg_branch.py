@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import time
 
 import numpy as np
 import pytest
@@ -24,6 +23,7 @@ from models.joint.cg.node import lagrangian
 from models.joint.cg.pricing import Prices
 from models.joint.cg.restrict import Limits, Rule
 from models.joint.space import JobSpace
+from planner.deadline import Deadline
 from tests.joint_batch import solve_gap_case
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
@@ -106,27 +106,9 @@ def test_a_passed_deadline_leaves_the_tree_open_and_claims_nothing() -> None:
     master = Master(len(spaces), Linear.of("cost"), count=1)
     master.add(col)
     tree = branch_and_price(spaces, master, "cost", 1, [col], col.cost - 5.0,
-                            deadline=time.perf_counter())
+                            deadline=Deadline(0.0))
     assert not tree.finished and tree.nodes == 0
     assert tree.low == col.cost - 5 < tree.best == col.cost
-
-
-@pytest.mark.parametrize(
-    ("time_limit", "deadline", "now", "cap"),
-    [
-        (None, None, 0.0, None),  # no limit: the integer master runs to its end
-        (100.0, None, 0.0, 3.0),  # no deadline: HEURISTIC_SHARE of the limit
-        (100.0, 50.0, 10.0, 3.0),  # ample time left: the share
-        (600.0, 110.0, 100.0, 10.0),  # less left than the share (18 s): what is left
-        (600.0, 100.0, 100.5, 0.0),  # past the deadline: none (the run is skipped)
-    ],
-)
-def test_an_integer_master_inside_the_tree_never_runs_past_the_deadline(
-    time_limit: float | None, deadline: float | None, now: float, cap: float | None
-) -> None:
-    """The heuristic integer-master run of branch-and-price gets its share of the limit, cut
-    to the time left (a 600 s Σ finish run once ended 8 s late without the cut)."""
-    assert cg_solve.heuristic_cap(time_limit, deadline, now) == cap
 
 
 @pytest.mark.parametrize("seed", range(CASES))

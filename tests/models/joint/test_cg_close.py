@@ -18,7 +18,7 @@ from models.joint.cg.packing import Packing, available
 from models.joint.cg.pricing import Prices
 from models.joint.space import JobSpace
 from models.progress import SearchProgress
-from tests.joint_batch import closed_gap_cases, solve_gap_case
+from tests.joint_batch import closed_gap_cases, no_search, solve_gap_case
 from validation import check_alternatives
 
 pytestmark = pytest.mark.skipif(not available(), reason="this OR-Tools build has no SCIP")
@@ -136,8 +136,7 @@ def quick(monkeypatch: pytest.MonkeyPatch, levels: bool = False) -> None:
     """No search and no integer master after the root, so the close starts from the first
     incumbent; with ``levels``, no listing of every better solution and levels listed from
     10 windows on."""
-    monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
-    monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
+    no_search(monkeypatch)
     if levels:
         monkeypatch.setattr(cg_close, "LISTING_LIMIT", 0)
         monkeypatch.setattr(cg_solve, "EARLY_LIMIT", 0)
@@ -182,7 +181,6 @@ def test_past_the_listing_limit_branch_and_price_closes_the_gap(
     for module, name in ((cg_close, "LISTING_LIMIT"), (cg_solve, "EARLY_LIMIT"),
                          (cg_close, "LEVEL_LIMIT")):
         monkeypatch.setattr(module, name, 0)
-    monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
-    monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
+    no_search(monkeypatch)
     kinds = closed_gap_cases(range(20))
     assert "enumeration" not in kinds and "branch-and-price" in kinds

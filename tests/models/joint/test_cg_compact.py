@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from models.joint.cg import solve as cg_solve
-from tests.joint_batch import closed_gap_cases
+from tests.joint_batch import closed_gap_cases, no_search
 
 
 def test_the_compact_close_proves_the_brute_force_optimum(
@@ -16,6 +16,5 @@ def test_the_compact_close_proves_the_brute_force_optimum(
     the root): every result is the brute-force optimum, proven, its windows pass the joint
     checker, and on some batch it is the compact model that proves it."""
     monkeypatch.setattr(cg_solve, "CLOSE", "compact")
-    monkeypatch.setattr(cg_solve, "LNS_SHARE", 0.0)
-    monkeypatch.setattr(cg_solve, "INTEGER_SHARE", 0.0)
+    no_search(monkeypatch)
     assert closed_gap_cases(range(20)) & {"compact", "fixing"}

@@ -112,12 +112,11 @@ def test_a_long_slot_stops_at_the_cap_before_writing_its_starts() -> None:
 
 def test_a_passed_deadline_stops_the_listing() -> None:
     """A deadline already passed: TooMany (None from the batch listing), nothing returned."""
-    import time
-
     from models.joint.cg import enumeration
+    from planner.deadline import Deadline
 
     sp = long_slot_space()
-    gone = time.perf_counter() - 1.0
+    gone = Deadline(0.0)
     old = enumeration.CHECK_EVERY
     enumeration.CHECK_EVERY = 1
     try:

@@ -5,19 +5,20 @@ when one neighbourhood holds every job, and repeatable for a fixed seed."""
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import pytest
 
 from instances import Instance, Slot, generate
 from models import solve_joint
 from models.joint.cg import solve as cg_solve
+from models.joint.cg import state as cg_state
 from models.joint.cg.column import Column
 from models.joint.cg.integer import integer_master
 from models.joint.cg.lns import lns
 from models.joint.cg.repair import _fits
 from models.joint.space import JobSpace, Option
 from planner import Window, make_window
+from planner.deadline import Deadline
 from tests.joint_batch import gap_case
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
@@ -162,7 +163,7 @@ def test_a_passed_deadline_returns_the_incumbent() -> None:
     """A deadline already passed: no neighbourhood is solved and the incumbent comes back."""
     inst, spaces, metric, sides, free = case(0)
     start = poor_start(spaces, every_column(inst, spaces, free), metric, sides)
-    got = lns(spaces, start, metric, 1, sides, free_start=free, deadline=time.perf_counter())
+    got = lns(spaces, start, metric, 1, sides, free_start=free, deadline=Deadline(0.0))
     assert got.rounds == 0 and got.columns == start and got.value == total(start, metric)
 
 
@@ -195,13 +196,13 @@ def test_the_cg_solver_takes_the_search_s_incumbent(
     stage's incumbent, worse than the optimum here): the search after it reaches the
     brute-force optimum, and the result is that optimum, proven, with windows that pass
     the joint checker (no early listing, which would give the search's time to SCIP)."""
-    real = cg_solve.integer_master
+    real = cg_state.integer_master
     monkeypatch.setattr(cg_solve, "EARLY_LIMIT", 0)
 
     def count_only(*args, **kwargs):  # type: ignore[no-untyped-def]
         return None if kwargs.get("count") is not None else real(*args, **kwargs)
 
-    monkeypatch.setattr(cg_solve, "integer_master", count_only)
+    monkeypatch.setattr(cg_state, "integer_master", count_only)
     inst, objective, free = gap_case(seed)
     assert isinstance(objective, str)
     r = solve_joint(inst, objective, "cg", free_start=free)

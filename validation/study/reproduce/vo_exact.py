@@ -21,13 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from planner.deadline import DEFAULT_TIME_LIMIT
 from validation.study.reproduce.vo_common import Tally
 
 SMALL: dict[str, int] = {"jobs": 6, "nodes": 12}
 PAPER: dict[str, int] = {"jobs": 20, "nodes": 24}
 """Toporkov et al. 2015's batch: the ``css2015`` defaults."""
 SIZES: dict[str, dict[str, int]] = {"small": SMALL, "paper": PAPER}
-TIME_LIMIT = 60.0
+TIME_LIMIT = DEFAULT_TIME_LIMIT
 
 
 @dataclass(frozen=True)

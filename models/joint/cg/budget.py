@@ -1,0 +1,86 @@
+"""The time budget of the ``cg`` solver (docs/exact-models.md, "Time budget"): every stage's
+share of the one deadline of :func:`models.solve_joint`, named here and nowhere else.
+
+A :class:`planner.deadline.Share` is a part of the whole limit: ``by`` — the stage ends once
+that part has passed since the solve began; ``most`` — it lasts at most that part from when
+it starts; ``least`` — but at least that part (the integer masters: a first incumbent must
+be found even when the Python work before them ran late on a loaded machine); a stage never
+runs past the deadline it is cut from. Without a limit every stage
+runs to its own end (the neighbourhood search then solves :data:`SEARCH_ROUNDS`
+neighbourhoods). The enumeration close, branch-and-price and the compact close take what
+is left, each step only when at least ``close_least`` of the limit is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.deadline import Share
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Each stage's :class:`Share` of the limit, in the order the stages run.
+
+    Parameters
+    ----------
+    seeding
+        The heuristic alternatives that seed the columns (:func:`models.solve_joint`).
+    seed_master
+        The integer master over the seeded columns: the first incumbent.
+    count_lp
+        Phase 1's column generation, bounding the placed count.
+    count_master
+        The integer master over phase 1's columns.
+    root_lp
+        Phase 2's column generation to the root bound.
+    integer_master
+        The integer master over the root's columns.
+    search
+        The large-neighbourhood search (:mod:`models.joint.cg.lns`); ``most=0`` skips it.
+    tree_heuristic
+        Each integer-master run inside branch-and-price.
+    close_least
+        Least part of the limit that must be left for a step of the close to start — the
+        listing after the search, the set packing, branch-and-price (a fraction, not a
+        share): SCIP's model alone takes seconds to build for a listing of 8,000 windows,
+        and branch-and-price's root node seconds on css2015 batches, so less would only
+        overrun the limit.
+    """
+
+    seeding: Share
+    seed_master: Share
+    count_lp: Share
+    count_master: Share
+    root_lp: Share
+    integer_master: Share
+    search: Share
+    tree_heuristic: Share
+    close_least: float
+
+
+BUDGET = Budget(
+    seeding=Share(by=0.05),
+    seed_master=Share(by=0.1, least=0.01),
+    count_lp=Share(by=0.3),
+    count_master=Share(by=0.4, least=0.01),
+    root_lp=Share(by=0.55),
+    integer_master=Share(by=0.7, most=0.15, least=0.01),
+    search=Share(most=0.3),
+    tree_heuristic=Share(most=0.03),
+    close_least=0.05,
+)
+"""The shares the ``cg`` solver uses (measured on css2015 batches, docs/benchmarks.md)."""
+
+SCIP_RESERVE = 0.5
+"""Seconds before the deadline at which SCIP's set packing is told to stop: SCIP reads its
+clock between LP solves and separation rounds, and stopped up to 0.5 s after its limit
+(css2015 seed 1, problem (8), a set packing of 7,694 windows, 60 s)."""
+
+SEARCH_ROUNDS = 100
+"""Neighbourhoods the large-neighbourhood search solves when there is no time limit."""
+
+SEED_ALTERNATIVES = 100
+"""Most heuristic alternatives per job that seed the columns: a batch of very long slots
+holds tens of thousands per job (each one a column of the first integer master), where
+css2015 batches hold at most a dozen."""
