@@ -15,7 +15,7 @@ from typing import Any
 
 from planner.progress import track
 from validation.study.reproduce import busy_share
-from validation.study.reproduce.aep_criteria import METRICS, NAME
+from validation.study.reproduce.aep_criteria_measure import METRICS, NAME
 from validation.study.reproduce.common import Comparison, mean, paper, reference
 from validation.study.spec import instance_seed
 
