@@ -9,7 +9,7 @@ import pytest
 from test_study_runner import BROKEN, FAKE
 
 from planner.cli import main
-from validation.study import toolkit
+from validation.study.gap import toolkit
 
 
 @pytest.fixture
@@ -137,10 +137,10 @@ def test_quick_default_runs_without_arguments(
     assert out.startswith("tiny: 40 instances (40 computed now)")
     from planner import __version__
     from validation.study import StudySpec
-    from validation.study.report import default_dir
+    from validation.study.gap import GAP
 
     quick = StudySpec("tiny", instances=40, seed=0, geometries=("rough", "square"))
-    report = default_dir("study-out", quick, __version__) / "report.md"
+    report = GAP.default_dir("study-out", quick, __version__) / "report.md"
     assert f"report: {report}" in out and report.parent.name.startswith("tiny-")
     for name in ("amp", "max_q", "csa", "square"):
         assert name in out

@@ -7,9 +7,16 @@ import random
 import pytest
 from scipy import stats
 
-from validation.study.findings import Measure, Observation, findings, markdown, text
-from validation.study.intervals import bootstrap_mean, holm, sign_test, smallest_sign_p, wilson
-from validation.study.tables import WIDTH, render
+from validation.study.engine.findings import findings, markdown, text
+from validation.study.engine.intervals import (
+    bootstrap_mean,
+    holm,
+    sign_test,
+    smallest_sign_p,
+    wilson,
+)
+from validation.study.engine.observations import Measure, Observation
+from validation.study.engine.tables import WIDTH, render
 
 
 @pytest.mark.parametrize("k, n", [
@@ -155,8 +162,8 @@ def test_narrow_tables_fit_100_columns() -> None:
 
 def test_gap_study_narrow_table_fits(tmp_path: object) -> None:
     """The gap study's default terminal table fits 100 columns with every column populated."""
-    from validation.study.metrics import SUMMARY_COLUMNS
-    from validation.study.report import text_table
+    from validation.study.gap.metrics import SUMMARY_COLUMNS
+    from validation.study.gap.report import text_table
 
     base = dict.fromkeys(SUMMARY_COLUMNS, 0.5)
     summary = [dict(base, family=f, geometry=g, algorithm="min_proc_time_exact",
@@ -180,7 +187,8 @@ def _gap_row(instance: int, algorithm: str, found: bool, status: str, gap: float
 def test_gap_study_rows_explain_the_exact_found_share() -> None:
     """The reference note counts windows, optima and infeasible cases; an algorithm that finds
     nothing where windows exist is named, with the reason ``explain`` gives."""
-    from validation.study.findings_rows import gap_study, section
+    from validation.study.engine.findings import section
+    from validation.study.gap.findings import gap_study
 
     rows = [_gap_row(0, "amp", True, "optimal", 0.0, 5.0),
             _gap_row(0, "alp", False, "optimal", None),

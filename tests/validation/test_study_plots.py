@@ -13,13 +13,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from validation.study import plots
-from validation.study.metrics import summarise
+from validation.study.gap import plots
+from validation.study.gap.metrics import summarise
 
 
 def _row(algorithm: str, criterion: str, value: float, opt: float, geometry: str = "rough",
          instance: int = 0) -> dict[str, Any]:  # fmt: skip
-    from validation.study.metrics import relative_gap, sense_of
+    from validation.study.gap.metrics import relative_gap, sense_of
 
     return {
         "family": "tiny", "geometry": geometry, "algorithm": algorithm, "criterion": criterion,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from planner.progress import track
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce.common import mean, reference
-from validation.study.spec import instance_seed
 
 NAME = "aep-criteria"
 ALGORITHMS = ("amp", "min_finish", "min_cost", "min_runtime", "min_proc_time")

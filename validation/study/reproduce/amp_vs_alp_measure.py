@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from planner.progress import track
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce.common import mean, reference, standard_error
-from validation.study.spec import instance_seed
 
 NAME = "amp-vs-alp"
 PROBLEMS = {"TM": 7, "CM": 8}
