@@ -14,9 +14,9 @@ The engine never imports a kind; a kind imports only the engine and its own fold
 This package re-exports the gap study's Python API (``run_study``, ``Store``, ...).
 """
 
+from validation.study.engine.dask import DaskExecutor
 from validation.study.engine.errors import StudyError, StudyFailure, WorkerLost
 from validation.study.engine.executors import (
-    DaskExecutor,
     LocalExecutor,
     SerialExecutor,
     default_workers,

@@ -23,6 +23,7 @@ def cluster_study(rows: Sequence[Row]) -> Parts:
     seeds = len({r["seed"] for r in rows})
     bad = sum(r["violations"] for r in rows)
     notes = [f"{len(rows)} replays: {seeds} seed(s) per (workload, estimates, policy); policies "
-             "are compared on the same seeds (the same job streams). The checker found "
+             "are scored against each other (no optimum is computed for a replay), on the same "
+             "seeds (the same job streams). The checker found "
              f"{bad} violation(s) in the replays{' (must be 0)' if bad else ''}."]  # fmt: skip
     return notes, [(Measure("mean bounded slowdown", optimum=False, digits=3), obs)]

@@ -1,4 +1,5 @@
-"""Where study tasks run: in-process, a local process pool, or a Dask cluster.
+"""Where study tasks run: in-process, a local process pool, or a Dask cluster
+(:mod:`validation.study.engine.dask`).
 
 An executor maps a picklable function over instance indices and yields the
 results as they complete (in any order); the parent writes them. Rows do not
@@ -271,64 +272,6 @@ def _inside_guard(path: str, line: int) -> bool:
     return False
 
 
-class DaskExecutor:
-    """Dask distributed: a scheduler ``address``, or a loopback LocalCluster of ``workers``."""
-
-    name = "dask"
-
-    def __init__(self, address: str | None = None, workers: int = 2) -> None:
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:
-            raise StudyError("--executor dask needs: pip install 'planner[dask]'") from None
-        self._cluster = None
-        if address is None:
-            check_main_guard()  # the LocalCluster's worker processes are spawned too
-            self._cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None,
-            )  # fmt: skip
-            address = self._cluster.scheduler_address
-        try:
-            self.client = Client(address, timeout=15)
-        except (OSError, ValueError, TypeError) as err:
-            raise StudyError(f"cannot reach the Dask scheduler at {address} ({err})") from None
-
-    def map_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-        """Submit items (two per worker thread at a time), yield results as they complete."""
-        import itertools
-
-        from distributed import as_completed
-
-        items = iter(items)
-        slots = 2 * max(1, sum(self.client.nthreads().values()))
-        pending = {self.client.submit(fn, x, pure=False) for x in itertools.islice(items, slots)}
-        queue = as_completed(list(pending))
-        try:
-            for fut in queue:
-                pending.discard(fut)
-                yield fut.result()
-                for x in itertools.islice(items, 1):
-                    nxt = self.client.submit(fn, x, pure=False)
-                    pending.add(nxt)
-                    queue.add(nxt)
-        finally:
-            if pending:
-                self.client.cancel(list(pending))
-
-    def abort(self) -> None:
-        """Close at once (the tasks were cancelled when the iteration ended)."""
-        self.close()
-
-    def close(self) -> None:
-        """Close the client (and the LocalCluster this executor started); idempotent."""
-        if self.client.status != "closed":
-            self.client.close()
-        if self._cluster is not None:
-            self._cluster.close()
-            self._cluster = None
-
-
 SCHEDULER_SCHEMES: tuple[str, ...] = ("tcp", "tls", "ws", "wss", "ucx")
 
 
@@ -371,5 +314,7 @@ def make_executor(
     if kind == "local":
         return SerialExecutor() if n == 1 else LocalExecutor(n)
     if kind == "dask":
+        from validation.study.engine.dask import DaskExecutor
+
         return DaskExecutor(None if scheduler is None else check_scheduler(scheduler), n)
     raise StudyError(f"unknown executor '{kind}' (choose from: local, dask)")

@@ -1,10 +1,11 @@
 """The Findings section of a study report, computed from generic rows.
 
 Every study kind (slot gap study, cluster study, schedule-gap study) turns its
-rows into :class:`Observation` records (``validation.study.findings_rows``) and
+rows into :class:`Observation` records (each kind's ``findings`` module) and
 one :class:`Measure`; :func:`findings` returns short statements, each number
-with its sample size and a 95% interval: Wilson for rates, a seeded percentile
-bootstrap for means, an exact sign test (Holm-adjusted over the pairs a report
+with its sample size and a 95% interval: Wilson for rates (flagged below
+``SMALL_RATE`` rows), a seeded percentile bootstrap for means (withheld below
+``MIN_BOOTSTRAP`` values), an exact sign test (Holm-adjusted over the pairs a report
 tests) for differences between subjects on the same units
 (``validation.study.engine.findings_pairs``). :func:`markdown` and
 :func:`text` render them. Same rows and seed, same text. See docs/studies.md,
@@ -17,12 +18,12 @@ import textwrap
 from collections.abc import Sequence
 
 from validation.study.engine.findings_pairs import differences
-from validation.study.engine.intervals import bootstrap_mean, wilson
+from validation.study.engine.intervals import SMALL_RATE, wilson
 from validation.study.engine.observations import (
     TOLERANCE,
     Measure,
     Observation,
-    cell_seed,
+    mean_interval,
     where,
 )
 
@@ -37,7 +38,8 @@ def _pct(x: float) -> str:
 
 def _ci(k: int, n: int) -> str:
     lo, hi = wilson(k, n)
-    return f"({_pct(k / n)}, 95% CI [{100 * lo:.1f}, {100 * hi:.1f}]%, Wilson)"
+    few = f"; only n = {n}" if n < SMALL_RATE else ""
+    return f"({_pct(k / n)}, 95% CI [{100 * lo:.1f}, {100 * hi:.1f}]%, Wilson{few})"
 
 
 def _rate(k: int, n: int) -> str:
@@ -54,9 +56,7 @@ def _cells(obs: Sequence[Observation]) -> dict[tuple[str, str], list[Observation
 
 def _mean(m: Measure, values: list[float], seed: int, *keys: str) -> str:
     mean = sum(values) / len(values)
-    lo, hi = bootstrap_mean(values, cell_seed(seed, *keys))
-    return (f"{m.name} {m.format(mean)} (95% CI {m.interval(lo, hi)}, bootstrap, "
-            f"n = {len(values)})")  # fmt: skip
+    return f"{m.name} {m.format(mean)} {mean_interval(m, values, seed, *keys)[0]}"
 
 
 def findings(obs: Sequence[Observation], measure: Measure, *, seed: int = 0, top: int = 3,

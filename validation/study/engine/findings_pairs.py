@@ -3,13 +3,21 @@
 Within each group, every two subjects are compared on the units both measured
 (instance × job, seed, snapshot): an exact sign test per pair, Holm-adjusted
 over all the pairs of a measure (Holm 1979), and a seeded bootstrap interval of
-the mean paired difference (Efron & Tibshirani 1993).
+the mean paired difference (Efron & Tibshirani 1993; withheld below ten pairs). Where the
+two disagree (an interval excluding 0 beside "not significant", or the reverse), the
+statement says why in one sentence.
 """
 
 from __future__ import annotations
 
-from validation.study.engine.intervals import bootstrap_mean, holm, sign_test, smallest_sign_p
-from validation.study.engine.observations import TOLERANCE, Measure, Observation, cell_seed, where
+from validation.study.engine.intervals import holm, sign_test, smallest_sign_p
+from validation.study.engine.observations import (
+    TOLERANCE,
+    Measure,
+    Observation,
+    mean_interval,
+    where,
+)
 
 ALPHA = 0.05
 """The significance level, after Holm's adjustment."""
@@ -51,23 +59,31 @@ def differences(cells: Cells, m: Measure, seed: int, top: int) -> list[str]:
            f"Holm's adjustment for {len(tests)} tests); pairs equal on every shared unit are not "
            "counted."]  # fmt: skip
     for q, (group, a, b, diffs, _, pos, neg) in significant[:top]:
-        out.append(_difference(m, seed, group, a, b, diffs, pos, neg, q, "differs"))
+        out.append(_difference(m, seed, group, a, b, diffs, pos, neg, q, len(tests)))
     rest = [r for r in rows if r[0] >= ALPHA]
     if rest:
         q, (group, a, b, diffs, _, pos, neg) = rest[0]
-        n = pos + neg
-        why = (f"; with {n} non-tied pairs no sign test can go below p = "
-               f"{smallest_sign_p(n):.3g}" if smallest_sign_p(n) >= ALPHA else "")
-        out.append(_difference(m, seed, group, a, b, diffs, pos, neg, q,
-                               "not significant; the closest pair") + why + ".")  # fmt: skip
+        out.append(_difference(m, seed, group, a, b, diffs, pos, neg, q, len(tests)))
     return out
 
 
 def _difference(m: Measure, seed: int, group: str, a: str, b: str, diffs: list[float],
-                pos: int, neg: int, q: float, label: str) -> str:  # fmt: skip
+                pos: int, neg: int, q: float, tests: int) -> str:  # fmt: skip
+    """One compared pair: its mean difference (interval), sign counts and adjusted p; and,
+    where the interval and the test disagree, why."""
+    significant = q < ALPHA
     mean = sum(diffs) / len(diffs)
-    lo, hi = bootstrap_mean(diffs, cell_seed(seed, group, a, b))
+    label = "differs" if significant else "not significant; the closest pair"
+    ci, bounds = mean_interval(m, diffs, seed, group, a, b, unit="paired")
     text = (f"{a} − {b}{where(group)} ({label}): mean difference in {m.name} {m.format(mean)} "
-            f"(95% CI {m.interval(lo, hi)}, bootstrap, n = {len(diffs)} paired); "
-            f"{a} higher on {pos}, lower on {neg}, adjusted p = {q:.3g}")  # fmt: skip
-    return text if label != "differs" else text + "."
+            f"{ci}; {a} higher on {pos}, lower on {neg}, adjusted p = {q:.3g}.")  # fmt: skip
+    n = pos + neg
+    if not significant and smallest_sign_p(n) >= ALPHA:
+        text += (f" With {n} non-tied pairs no sign test can go below p = "
+                 f"{smallest_sign_p(n):.3g}.")  # fmt: skip
+    elif bounds is not None and significant == (bounds[0] <= 0 <= bounds[1]):
+        text += (" The interval and the test answer two questions: the interval is for the "
+                 "mean difference, which a few large differences can move, the sign test "
+                 "counts on how many units each is lower" + (
+                     f" and is adjusted for {tests} tests" if tests > 1 else "") + ".")
+    return text

@@ -25,6 +25,13 @@ import numpy as np
 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
+MIN_BOOTSTRAP = 10
+"""The fewest values whose percentile bootstrap interval a report prints: with fewer, the
+resamples take only a handful of distinct means and the interval's coverage falls well
+short of its nominal 95 % (Efron & Tibshirani 1993, §13.3), so the mean is printed with
+its n and no interval."""
+SMALL_RATE = 10
+"""Below this n a Wilson interval is printed with a "only n = N" flag: valid, but wide."""
 
 
 def _z(confidence: float) -> float:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
+from validation.study.engine.intervals import MIN_BOOTSTRAP, bootstrap_mean
+
 TOLERANCE = 1e-9
 
 
@@ -79,3 +81,18 @@ def cell_seed(seed: int, *keys: str) -> int:
 def where(group: str) -> str:
     """Return " on GROUP" (nothing for the one-group studies)."""
     return f" on {group}" if group else ""
+
+
+def mean_interval(m: Measure, values: list[float], seed: int, *keys: str,
+                  unit: str = "") -> tuple[str, tuple[float, float] | None]:  # fmt: skip
+    """Return "(95% CI [lo, hi], bootstrap, n = N)" for the mean of ``values`` and the
+    interval; below :data:`~validation.study.engine.intervals.MIN_BOOTSTRAP` values the
+    interval is withheld ("n = 4: too few values for an interval") and None returned.
+
+    ``unit`` follows n ("paired"); ``keys`` name the cell (its bootstrap seed).
+    """
+    n = f"n = {len(values)}{' ' + unit if unit else ''}"
+    if len(values) < MIN_BOOTSTRAP:
+        return f"({n}: too few values for an interval)", None
+    lo, hi = bootstrap_mean(values, cell_seed(seed, *keys))
+    return f"(95% CI {m.interval(lo, hi)}, bootstrap, {n})", (lo, hi)

@@ -71,7 +71,8 @@ def _headline(value: float | None, absolute: bool) -> str:
 NARROW_LEGEND = (
     "n: rows with a gap (the heuristic found a window, the optimum is proven); found: share "
     "of rows with a window (one exists) where the "
-    "heuristic found one; match: share of the proven rows where it equals the optimum; gap, "
+    "heuristic found one; match: share of the proven rows where it equals the optimum (over "
+    "the slot starts; for dep and coord, the free-start optimum); gap, "
     "max gap: mean and largest gap to the optimum, in % of it, or in quanta for min_start, dep "
     "and coord; ms: median heuristic milliseconds per job; err: error rows (must be 0). "
     "--wide prints every column."
@@ -87,7 +88,8 @@ COLUMN_WORDS: dict[str, str] = {
     "one); the rest are proven infeasible, so this is a property of the instances, not a "
     "success rate",
     "proven": "rows whose optimum the exact model proved", "exact_match_rate":
-    "of the proven rows, the share where the heuristic's value equals the optimum",
+    "of the proven rows, the share where the heuristic's value equals the optimum (the optimum "
+    "over the slot starts; for dep and coord the free-start optimum, see Findings)",
     "gap_rows": "rows with a gap (heuristic found a window, optimum proven)",
     "gap_mean": "mean relative gap (0 optimal, positive worse)",
     "gap_median": "median relative gap",
@@ -207,7 +209,9 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
         "Gap = (heuristic − optimum) / max(|optimum|, 1), sign-normalised so that 0 is "
         "optimal and positive is worse; `abs mean`/`abs max` are the same difference in the "
         "criterion's own unit (quanta, money, q), the gap to read for min_start, dep and coord, "
-        "whose optimum can be 0. Found rate is over rows where the exact model found a window, "
+        "whose optimum can be 0. The optimum is the exact one over the slot starts (the AEP "
+        "start space), and for dep and coord the free-start optimum (any integer start). "
+        "Found rate is over rows where the exact model found a window, "
         "match over the `proven` rows, gaps over the `gap n` rows; times are medians per job. "
         "Definitions: docs/studies.md.",
         "",
