@@ -137,8 +137,44 @@ def test_lower_is_better_measure_reports_ties_and_best() -> None:
     out = findings(obs, Measure("slowdown", optimum=False))
     assert out[0] == "Lowest slowdown on w: a tie between cons, easy (2.50, n = 4 each)."
     obs = [o for o in obs if o.subject != "cons"]
-    assert findings(obs, Measure("slowdown", optimum=False))[0].startswith(
-        "Lowest slowdown on w: easy, slowdown 2.50 (95% CI")
+    assert findings(obs, Measure("slowdown", optimum=False))[0] == (
+        "Lowest slowdown on w: easy, slowdown 2.50 (n = 4: too few values for an interval); "
+        "next best 4.50.")  # fmt: skip
+    many = [Observation("w", p, str(s), v) for s in range(12)
+            for p, v in (("fcfs", 3.0 + s), ("easy", 1.0 + s))]  # fmt: skip
+    assert findings(many, Measure("slowdown", optimum=False))[0].startswith(
+        "Lowest slowdown on w: easy, slowdown 6.50 (95% CI")
+
+
+def test_intervals_on_few_values_are_withheld_or_flagged() -> None:
+    """Below ten values a mean is printed without its bootstrap interval, n shown; a rate's
+    Wilson interval carries "only n = N"; from ten on both are printed plainly."""
+    few = [Observation("", "h", str(u), v) for u, v in enumerate((0.0, 0.5, 0.0, 1.0))]
+    worst = findings(few, Measure("gap"))[1]
+    assert "gap 0.38 (n = 4: too few values for an interval)" in worst
+    assert "optimal in 2 of 4 (50.0%, 95% CI [15.0, 85.0]%, Wilson; only n = 4)" in worst
+    many = [Observation("", "h", str(u), 0.5 * (u % 2)) for u in range(10)]
+    worst = findings(many, Measure("gap"))[1]
+    assert "bootstrap, n = 10)" in worst and "Wilson)" in worst and "only n" not in worst
+
+
+def test_an_interval_beside_a_test_that_disagrees_says_why() -> None:
+    """A bootstrap interval excluding 0 beside "not significant" (a few large differences on
+    many units, few units where the two differ) gets one sentence naming the two tests."""
+    obs = []
+    for u in range(40):  # a higher by 5 on 8 units, lower by 0.1 on 2: p = 0.109
+        obs.append(Observation("", "a", str(u), 5.0 if u < 8 else 0.0 if u > 9 else 0.1))
+        obs.append(Observation("", "b", str(u), 0.0 if u != 8 and u != 9 else 0.2))
+    text = next(s for s in findings(obs, Measure("gap")) if "a − b" in s)
+    assert "(not significant; the closest pair)" in text and "95% CI [" in text
+    assert text.endswith("The interval excludes 0 although the test does not reject: they are "
+                         "two tests, the interval of the mean difference over all 40 units and "
+                         "the sign test on the 10 units where the two differ (8 against 2).")
+    few = [Observation("", s, str(u), (5.0 if u < 5 else 0.0) if s == "a" else 0.0)
+           for u in range(40) for s in "ab"]  # fmt: skip
+    text = next(s for s in findings(few, Measure("gap")) if "a − b" in s)
+    assert text.endswith("The interval excludes 0 although the test does not reject: with 5 "
+                         "non-tied pairs no sign test can go below p = 0.0625.")
 
 
 @pytest.mark.parametrize("make, rule", [
@@ -197,7 +233,9 @@ def test_gap_study_rows_explain_the_exact_found_share() -> None:
     notes, measures = gap_study(rows, "cpsat", None, lambda alg, missed: f"{len(missed)} capped")
     assert "found a window in 1 of 2 (instance, job, criterion) cases (50.0%)" in notes[0]
     assert "proved 1 optimal and 1 infeasible" in notes[0]
-    assert notes[1] == "alp found no window in any of the 1 rows where one exists: 1 capped."
+    assert notes[1] == ("Scored against: min_cost against the exact optimum over the slot "
+                        "starts (the AEP start space, where these criteria lose nothing).")
+    assert notes[2] == "alp found no window in any of the 1 rows where one exists: 1 capped."
     (measure, obs), = measures
     assert measure.name == "relative gap" and len(obs) == 2  # the infeasible case is left out
     md, term = section((notes, measures), reference="the exact model")

@@ -78,12 +78,17 @@ def _difference(m: Measure, seed: int, group: str, a: str, b: str, diffs: list[f
     text = (f"{a} − {b}{where(group)} ({label}): mean difference in {m.name} {m.format(mean)} "
             f"{ci}; {a} higher on {pos}, lower on {neg}, adjusted p = {q:.3g}.")  # fmt: skip
     n = pos + neg
-    if not significant and smallest_sign_p(n) >= ALPHA:
-        text += (f" With {n} non-tied pairs no sign test can go below p = "
-                 f"{smallest_sign_p(n):.3g}.")  # fmt: skip
-    elif bounds is not None and significant == (bounds[0] <= 0 <= bounds[1]):
-        text += (" The interval and the test answer two questions: the interval is for the "
-                 "mean difference, which a few large differences can move, the sign test "
-                 "counts on how many units each is lower" + (
-                     f" and is adjusted for {tests} tests" if tests > 1 else "") + ".")
+    floor = smallest_sign_p(n)
+    few = f"with {n} non-tied pairs no sign test can go below p = {floor:.3g}"
+    if bounds is not None and significant == (bounds[0] <= 0 <= bounds[1]):
+        held = "includes 0 although the test rejects" if significant else (
+            "excludes 0 although the test does not reject")  # fmt: skip
+        adjusted = f", adjusted for {tests} tests" if tests > 1 else ""
+        why = few if not significant and floor >= ALPHA else (
+            f"they are two tests, the interval of the mean difference over all {len(diffs)} "
+            f"units and the sign test on the {n} units where the two differ ({pos} against "
+            f"{neg}{adjusted})")  # fmt: skip
+        text += f" The interval {held}: {why}."
+    elif not significant and floor >= ALPHA:
+        text += f" {few[0].upper()}{few[1:]}."
     return text
