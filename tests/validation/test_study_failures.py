@@ -22,6 +22,8 @@ from tests.validation.test_study_kinds import _argv, _count_units, _db
 from validation.study.engine.storage import StudyStore
 from validation.study.registry import KIND_NAMES, kind
 
+pytestmark = pytest.mark.slow  # three studies per test
+
 
 def die(task: Any) -> Any:
     """A unit that kills its worker process (module-level: it runs in a spawned worker)."""

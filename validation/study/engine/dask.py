@@ -68,7 +68,7 @@ class DaskExecutor:
             from distributed import Client, LocalCluster
         except ImportError:
             raise StudyError("--executor dask needs: pip install 'planner[dask]'") from None
-        from validation.study.engine.executors import check_main_guard
+        from validation.study.engine.main_guard import check_main_guard
 
         _quiet()
         self._cluster = None
