@@ -54,8 +54,8 @@ def test_gap_run_prints_the_table_and_report(
             "--out", str(tmp_path / "out"), "--workers", "1", "--quiet"]  # fmt: skip
     assert main([*argv, "--svg"]) == 0
     out, err = capsys.readouterr()
-    assert f"wrote {tmp_path / 'out'}{os.sep}: study.sqlite, report.md, summary.csv, rows.csv, " \
-        "study.json, gap_distribution.png, gap_distribution.svg, time_vs_gap.png" in err
+    assert f"wrote {tmp_path / 'out'}{os.sep}: study.sqlite, report.md, study.json, summary.csv, " \
+        "rows.csv, gap_distribution.png, gap_distribution.svg, time_vs_gap.png" in err
     assert "4 instances (4 computed now), 16 rows" in out and "early" in out and "min_cost" in out
     report = tmp_path / "out" / "report.md"
     assert f"report: {report}" in out
