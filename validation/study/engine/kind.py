@@ -185,8 +185,7 @@ class StudyKind(ABC):
             from planner import __version__
 
             version = __version__
-        self.check(spec)
-        units = self.units(spec, store)
+        units = self.units(spec, store)  # a kind checks its names here, before any work
         study, written, rows = run_units(store, spec, version, units, executor=executor,
                                          progress=progress, stop_after=stop_after)  # fmt: skip
         return Outcome(study, len(units.expected), written, rows)
