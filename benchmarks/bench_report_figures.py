@@ -21,8 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from validation.study import Store, StudySpec, plots, run_study
-from validation.study.metrics import summarise
+from validation.study import Store, StudySpec, run_study
+from validation.study.gap import plots
+from validation.study.gap.metrics import summarise
 
 QUICK = StudySpec("tiny", {}, instances=40, seed=0, geometries=("rough", "square"))
 """The default study of ``planner study gap`` (no arguments)."""

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from validation.study import Store, StudySpec, Toolkit, make_executor, resolve, run_study
-from validation.study.task import warm_up
+from validation.study.gap.task import warm_up
 
 
 def heuristic_only_solve(instance: Any, job: Any, *args: Any) -> Any:

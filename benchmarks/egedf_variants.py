@@ -29,7 +29,7 @@ from planner.cluster import simulate
 from planner.cluster.policies import POLICIES, Tabu
 from planner.cluster.policies import egedf as egedf_policy
 from planner.cluster.schedule import makespan, nondelayed
-from validation.study.executors import make_executor
+from validation.study.engine.executors import make_executor
 from validation.study.reproduce.egedf import INTERARRIVALS
 
 ALEA = {"period": 300, "iterations": 0, "per_job": 2}

@@ -15,8 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from validation.study import Store, StudySpec, make_executor, run_study, summarise
-from validation.study.report import text_table, write_report
+from validation.study import Store, StudySpec, make_executor, run_study, write_report
 
 ALGORITHMS = ("amp", "min_cost", "max_q_lite", "dep", "coord_lite")
 
@@ -28,10 +27,10 @@ def main(out: Path, workers: int) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with Store(out / "study.sqlite") as store:
         done = run_study(spec, store, executor=make_executor("local", workers=workers))
-        print(text_table(summarise(store.rows(done.study))))
         report = write_report(store, done.study, out)
-    print(f"{done.rows} rows, {done.errors} error rows; report: {report['report']}")
-    print(f"files in {out}: {', '.join(Path(f).name for f in report['files'])}, study.sqlite")
+    print(report.text())
+    print(f"{done.rows} rows, {done.errors} error rows; report: {report.path}")
+    print(f"files in {out}: {', '.join(f.name for f in report.files)}, study.sqlite")
     return done.errors
 
 

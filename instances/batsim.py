@@ -22,8 +22,8 @@ import json
 import os
 from typing import Any
 
-from instances.errors import DataError, InstanceFileError
-from instances.io import _check_keys, dumps_document, load_json
+from instances.errors import DataError
+from instances.io import _check_keys, dumps_document
 from instances.workload import MAX_CPUS, MAX_TIME, ClusterJob, Machine, Workload
 
 MACHINE = "cluster"
@@ -119,7 +119,8 @@ def _job(path: str, raw: Any, delays: dict[str, int], nb_res: int) -> ClusterJob
         raise err if err.path.startswith(path) else err.within(path) from None
 
 
-def _stem(file: str) -> str:
+def batsim_name(file: str) -> str:
+    """Return the workload name of a Batsim file: its base name without ``.json``."""
     base = os.path.basename(file)
     return base[:-5] if base.lower().endswith(".json") else base
 
@@ -162,23 +163,3 @@ def dumps_batsim(workload: Workload) -> str:
     text = dumps_document(doc)[: -len("\n}\n")]
     lines = [f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in profiles.items()]
     return text + ',\n  "profiles": {\n' + ",\n".join(lines) + "\n  }\n}\n"
-
-
-def loads_json_workload(text: str, file: str = "<string>") -> Workload:
-    """Parse a JSON workload of either format: ``planner.workload/1`` or Batsim.
-
-    A document with ``nb_res`` and no ``format`` is Batsim's; any other goes to the
-    ``planner.workload/1`` reader. A JSON object with neither key names both formats.
-    """
-    from instances.workload_io import loads_workload
-
-    doc = load_json(text, file)
-    if is_batsim(doc):
-        try:
-            return workload_from_batsim(doc, _stem(file))
-        except DataError as err:
-            raise InstanceFileError(file, err.path, err.rule) from None
-    if isinstance(doc, dict) and "format" not in doc:
-        raise InstanceFileError(file, "", "missing required key 'format' (a planner.workload/1 "
-                                "document; a Batsim workload has 'nb_res' instead)")  # fmt: skip
-    return loads_workload(text, file)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from instances.batsim import batsim_name, is_batsim, workload_from_batsim
 from instances.errors import DataError, InstanceFileError
 from instances.io import _build_list, _check_keys, dumps_document, load_json, read_text
 from instances.workload import (
@@ -146,8 +147,6 @@ def read_workload(
         given = tuple(machines)
     lower = name.lower()
     if lower.endswith(".json"):
-        from instances.batsim import loads_json_workload  # planner.workload/1 or Batsim
-
         workload = loads_json_workload(read_text(name), name)
         if given is not None:
             workload = with_machines(workload, given)
@@ -221,3 +220,21 @@ def write_workload(workload: Workload, path: str | os.PathLike[str]) -> None:
     """Write ``workload`` to ``path`` as ``planner.workload/1`` (same workload, same bytes)."""
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(dumps_workload(workload))
+
+
+def loads_json_workload(text: str, file: str = "<string>") -> Workload:
+    """Parse a JSON workload of either format: ``planner.workload/1`` or Batsim.
+
+    A document with ``nb_res`` and no ``format`` is Batsim's; any other goes to the
+    ``planner.workload/1`` reader. A JSON object with neither key names both formats.
+    """
+    doc = load_json(text, file)
+    if is_batsim(doc):
+        try:
+            return workload_from_batsim(doc, batsim_name(file))
+        except DataError as err:
+            raise InstanceFileError(file, err.path, err.rule) from None
+    if isinstance(doc, dict) and "format" not in doc:
+        raise InstanceFileError(file, "", "missing required key 'format' (a planner.workload/1 "
+                                "document; a Batsim workload has 'nb_res' instead)")  # fmt: skip
+    return loads_workload(text, file)

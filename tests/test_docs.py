@@ -120,9 +120,9 @@ def test_studies_example_is_recomputed(tmp_path: Path) -> None:
     """docs/studies.md's example excerpt (the narrow table) and its reading are what the quick
     default's rows give today (recomputed on the excerpt's algorithms and geometry; the
     ``ms`` column is a time and varies)."""
-    from planner.cli.study import QUICK
     from validation.study import Store, StudySpec, run_study, summarise
-    from validation.study.report import text_table
+    from validation.study.gap import QUICK
+    from validation.study.gap.report import text_table
 
     shown = _text_block("studies.md", "geometry  algorithm")
     assert len(shown) >= 3
@@ -155,14 +155,13 @@ def test_studies_example_is_recomputed(tmp_path: Path) -> None:
 def test_reproductions_list_is_the_registry() -> None:
     """docs/reproductions.md lists every experiment ``planner study reproduce`` runs, in the
     command's order, each with a link that resolves."""
-    from planner.cli.study_schedule import REPRODUCTION_ROW
     from validation.study.reproduce import REPRODUCTIONS
 
     page = DOCS / "reproductions.md"
     rows = [ln for ln in page.read_text(encoding="utf-8").splitlines()
             if re.match(r"\| `[a-z-]+` \|", ln)]  # fmt: skip
     names = [re.match(r"\| `([a-z-]+)`", ln).group(1) for ln in rows]  # type: ignore[union-attr]
-    assert names[: len(REPRODUCTIONS) + 1] == [*REPRODUCTIONS, REPRODUCTION_ROW[0]]
+    assert names[: len(REPRODUCTIONS)] == list(REPRODUCTIONS)
     for line in rows:
         for target in LINK.findall(line):
             file, _, anchor = target.partition("#")
@@ -172,7 +171,7 @@ def test_reproductions_list_is_the_registry() -> None:
 
 def test_quick_default_is_described_as_it_is() -> None:
     """README and docs/studies.md describe the quick default study with the CLI's values."""
-    from planner.cli.study import QUICK
+    from validation.study.gap import QUICK
 
     n, family = QUICK["instances"], QUICK["family"]
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").replace("#", "").split())

@@ -1,7 +1,7 @@
 """What an SWF log file may be before a byte of it is parsed: type, size and header counts.
 
 The parsing of the records is :mod:`instances.traces.swf`; this module owns the
-guards around it, each failing with one :class:`~instances.traces.swf.SwfError`
+guards around it, each failing with one :class:`~instances.traces.errors.SwfError`
 line naming the file (and the line for a header field):
 
 - only regular files are read: a FIFO or a device (``/dev/zero`` behind a
@@ -25,7 +25,7 @@ import stat
 import zlib
 
 from instances.limits import CPUS_MAX
-from instances.traces.swf import SwfError
+from instances.traces.errors import SwfError
 
 SWF_TEXT_MAX = 2**27
 """Largest SWF log text read, in bytes after decompression (128 MiB, ~1.3 million records)."""

@@ -20,6 +20,8 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from instances.traces.errors import SwfError
+
 FIELDS = 18
 _BLANKS = " \t\n\r\x0b\x0c"
 """ASCII white space: fields are separated by it and lines stripped of it."""
@@ -28,19 +30,6 @@ _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 """An SWF field: ASCII decimal, optionally signed, optionally with a fraction."""
 _NON_FINITE = ("inf", "infinity", "nan")
 _BULK_BYTES = b"0123456789+-. \t\r\n"
-
-
-class SwfError(ValueError):
-    """A log that cannot be read: the one-line message names the file and line.
-
-    ``file``, ``line`` (None for the whole file) and ``rule`` hold the parts.
-    """
-
-    def __init__(self, file: str, rule: str, line: int | None = None) -> None:
-        self.file = file
-        self.rule = rule
-        self.line = line
-        super().__init__(f"{file}:{line}: {rule}" if line is not None else f"{file}: {rule}")
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from planner.heuristics.algorithms import build
 from planner.heuristics.feed import Feed
 from planner.window import Placement, Window
 from validation import check_window
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce import dep_coord
 from validation.study.reproduce import dep_coord_readings as readings
 from validation.study.reproduce.common import reference
-from validation.study.spec import instance_seed
 
 
 def _two_task_window() -> Window:

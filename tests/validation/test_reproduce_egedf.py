@@ -70,7 +70,9 @@ def test_workers_give_the_serial_means() -> None:
 
 
 def test_cli_refuses_other_executors(capsys: pytest.CaptureFixture[str]) -> None:
-    """egedf runs on local processes: --executor dask is one clear line and exit code 2."""
+    """egedf runs on local processes: --executor dask is one clear line naming the experiments
+    that take it, and exit code 2."""
     assert main(["study", "reproduce", "egedf", "--executor", "dask", "--jobs", "5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "'egedf' runs on local processes only" in err[0]
+    assert len(err) == 1 and "--executor applies to 'css-criteria'" in err[0]
+    assert "'egedf'" not in err[0]

@@ -152,7 +152,7 @@ def test_combination_limit_readings() -> None:
 
 def test_per_job_average_weights_cycles_by_their_jobs() -> None:
     """Σ totals / Σ jobs differs from the mean of per-cycle ratios: (6 / 2, 2 / 1) → 8/3 vs 2.5."""
-    from validation.study.reproduce.amp_vs_alp import _average
+    from validation.study.reproduce.amp_vs_alp_measure import _average
 
     assert _average([(6.0, 2), (2.0, 1)], "job") == pytest.approx(8 / 3)
     assert _average([(6.0, 2), (2.0, 1)], "cycle") == pytest.approx(2.5)
@@ -188,7 +188,7 @@ def test_exact_cost_prices_each_task_at_its_exact_length() -> None:
 
     The second node (p = 1, price 1) runs 5 quanta, 5 either way: window 10, exact 8.75.
     """
-    from validation.study.reproduce.amp_vs_alp import _exact_cost
+    from validation.study.reproduce.amp_vs_alp_measure import _exact_cost
 
     nodes = (Node("a", 2.0, price=1.5), Node("b", 1.0, price=1.0))
     slots = (Slot("a", 0, 10), Slot("b", 0, 10))

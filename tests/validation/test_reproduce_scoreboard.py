@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from validation.study.engine.tables import WIDTH
 from validation.study.reproduce import scoreboard
 from validation.study.reproduce.common import Comparison
-from validation.study.tables import WIDTH
 
 
 def _result(name: str = "maxq", runs: int = 30, version: str = "1.0") -> dict[str, object]:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
-from validation.study import StudyError, StudyStopped
-from validation.study.schedule import (
+from validation.study import Report, StudyError, StudyStopped
+from validation.study.schedule_gap import (
     ScheduleGapSpec,
     ScheduleGapStore,
     render,
@@ -19,8 +19,8 @@ from validation.study.schedule import (
     summarise,
     write_report,
 )
-from validation.study.schedule import runner as runner_module
-from validation.study.schedule.report import beats
+from validation.study.schedule_gap import task as task_module
+from validation.study.schedule_gap.report import beats
 
 SMALL = ScheduleGapSpec(snapshots=3, jobs=6, machines=2, interarrival=30.0, time_limit=60.0)
 """Three 6-job snapshots on 2 machines: CP-SAT proves each in well under a second (the
@@ -70,22 +70,22 @@ def test_resume_solves_each_snapshot_once_and_matches_a_clean_run(
         solved.append(task.seed)
         return run_snapshot(task)
 
-    monkeypatch.setattr(runner_module, "run_snapshot", counting)
+    monkeypatch.setattr(task_module, "run_snapshot", counting)
     with ScheduleGapStore(tmp_path / "a.sqlite") as store, pytest.raises(StudyStopped):
         run_schedule_gap_study(SMALL, store, stop_after=1, progress=False)
     with ScheduleGapStore(tmp_path / "a.sqlite") as store:
         outcome = run_schedule_gap_study(SMALL, store, progress=False)
         resumed = store.rows(outcome.study)
-        rep_a = write_report(resumed, store.info(outcome.study), tmp_path / "ra")
+        rep_a = write_report(store, outcome.study, tmp_path / "ra")
     assert sorted(solved) == [0, 1, 2] and (outcome.written, outcome.violations) == (2, 0)
     with ScheduleGapStore(tmp_path / "b.sqlite") as store:
         clean_outcome = run_schedule_gap_study(SMALL, store, progress=False)
         clean = store.rows(clean_outcome.study)
-        rep_b = write_report(clean, store.info(clean_outcome.study), tmp_path / "rb")
+        rep_b = write_report(store, clean_outcome.study, tmp_path / "rb")
     assert resumed == clean and len(clean) == 3 * len(SMALL.policies)
 
-    def text(rep: dict) -> list[str]:
-        lines = Path(rep["report"]).read_text().splitlines()
+    def text(rep: Report) -> list[str]:
+        lines = rep.path.read_text().splitlines()
         return [ln for ln in lines if not ln.startswith("- timing:")]
 
     assert text(rep_a) == text(rep_b)
@@ -96,15 +96,18 @@ def test_resume_solves_each_snapshot_once_and_matches_a_clean_run(
 def test_report_flags_a_replay_that_beats_a_proven_optimum(tmp_path: Path) -> None:
     """A row better than its proven optimum is counted and flagged loudly in report.md."""
     spec = ScheduleGapSpec(snapshots=1, jobs=6, machines=2, policies=("fcfs", "easy"))
-    rows = run_snapshot(spec.tasks()[0])["rows"]
-    text = Path(write_report(rows, _info(spec), tmp_path / "ok")["report"]).read_text()
-    assert "| fcfs | 1 |" in text and "WARNING" not in text
+    result = run_snapshot(spec.tasks()[0])
+    rep = _stored_report(spec, result, tmp_path / "ok")
+    text = rep.path.read_text()
+    assert "| fcfs | 1 |" in text and "WARNING" not in text and not rep.problems
     assert "beats a proven optimum" in text
-    forged = [dict(r) for r in rows]
+    forged = [dict(r) for r in result["rows"]]
     forged[1]["makespan"] = forged[1]["opt_makespan"] - 1  # easy "better than optimal"
-    rep = write_report(forged, _info(spec), tmp_path / "bad")
-    text = Path(rep["report"]).read_text()
-    assert rep["beats"] == 1 and "WARNING: 1 replay(s) beat a proven optimum" in text
+    rep = _stored_report(spec, {**result, "rows": forged}, tmp_path / "bad")
+    text = rep.path.read_text()
+    assert rep.problems == ["1 replay(s) beat a proven optimum or bound: the model or the "
+                            "simulator is wrong"]  # fmt: skip
+    assert "WARNING: 1 replay(s) beat a proven optimum" in text
     assert [s["beats_optimum"] for s in summarise(forged)] == [0, 1]
     assert "| easy | 1 |" in render(summarise(forged)) and "1 **(!)**" in text
 
@@ -118,8 +121,12 @@ def test_one_run_per_database(tmp_path: Path) -> None:
     ScheduleGapStore(path).close()
 
 
-def _info(spec: ScheduleGapSpec) -> dict:
-    return {"id": 1, "spec": spec, "version": "test", "created": "now"}
+def _stored_report(spec: ScheduleGapSpec, result: dict, out: Path) -> Report:
+    """The report of a one-snapshot study whose stored result is ``result`` (forged or not)."""
+    with ScheduleGapStore(out.with_suffix(".sqlite")) as store:
+        study = store.study(spec, "test")
+        store.write(study, result)
+        return write_report(store, study, out)
 
 
 def test_not_a_schedule_gap_database(tmp_path: Path) -> None:

@@ -6,9 +6,9 @@ import pytest
 
 from planner.cli import main
 from validation.study import StudyError
-from validation.study.schedule import ScheduleGapSpec, run_snapshot
-from validation.study.schedule.report import beats
-from validation.study.schedule.task import gap_text
+from validation.study.schedule_gap import ScheduleGapSpec, run_snapshot
+from validation.study.schedule_gap.report import beats
+from validation.study.schedule_gap.task import gap_text
 
 
 def test_cg_rows_are_checked_and_bounded() -> None:

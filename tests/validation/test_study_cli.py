@@ -9,7 +9,7 @@ import pytest
 from test_study_runner import BROKEN, FAKE
 
 from planner.cli import main
-from validation.study import toolkit
+from validation.study.gap import toolkit
 
 
 @pytest.fixture
@@ -54,8 +54,8 @@ def test_gap_run_prints_the_table_and_report(
             "--out", str(tmp_path / "out"), "--workers", "1", "--quiet"]  # fmt: skip
     assert main([*argv, "--svg"]) == 0
     out, err = capsys.readouterr()
-    assert f"wrote {tmp_path / 'out'}{os.sep}: study.sqlite, report.md, summary.csv, rows.csv, " \
-        "study.json, gap_distribution.png, gap_distribution.svg, time_vs_gap.png" in err
+    assert f"wrote {tmp_path / 'out'}{os.sep}: study.sqlite, report.md, study.json, summary.csv, " \
+        "rows.csv, gap_distribution.png, gap_distribution.svg, time_vs_gap.png" in err
     assert "4 instances (4 computed now), 16 rows" in out and "early" in out and "min_cost" in out
     report = tmp_path / "out" / "report.md"
     assert f"report: {report}" in out
@@ -137,10 +137,10 @@ def test_quick_default_runs_without_arguments(
     assert out.startswith("tiny: 40 instances (40 computed now)")
     from planner import __version__
     from validation.study import StudySpec
-    from validation.study.report import default_dir
+    from validation.study.gap import GAP
 
     quick = StudySpec("tiny", instances=40, seed=0, geometries=("rough", "square"))
-    report = default_dir("study-out", quick, __version__) / "report.md"
+    report = GAP.default_dir("study-out", quick, __version__) / "report.md"
     assert f"report: {report}" in out and report.parent.name.startswith("tiny-")
     for name in ("amp", "max_q", "csa", "square"):
         assert name in out

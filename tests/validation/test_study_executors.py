@@ -48,7 +48,7 @@ def test_dask_local_cluster_gives_the_serial_rows(tmp_path: Path) -> None:
 )
 def test_default_workers_respects_solver_threads(threads: int, expected_max: int | None) -> None:
     """workers × threads never exceeds the cores (and there is always a worker)."""
-    from validation.study.executors import cores
+    from validation.study.engine.executors import cores
 
     n = default_workers(threads)
     assert n >= 1 and (n * threads <= cores() or n == 1)

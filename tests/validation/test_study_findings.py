@@ -7,9 +7,16 @@ import random
 import pytest
 from scipy import stats
 
-from validation.study.findings import Measure, Observation, findings, markdown, text
-from validation.study.intervals import bootstrap_mean, holm, sign_test, smallest_sign_p, wilson
-from validation.study.tables import WIDTH, render
+from validation.study.engine.findings import findings, markdown, text
+from validation.study.engine.intervals import (
+    bootstrap_mean,
+    holm,
+    sign_test,
+    smallest_sign_p,
+    wilson,
+)
+from validation.study.engine.observations import Measure, Observation
+from validation.study.engine.tables import WIDTH, render
 
 
 @pytest.mark.parametrize("k, n", [
@@ -130,8 +137,44 @@ def test_lower_is_better_measure_reports_ties_and_best() -> None:
     out = findings(obs, Measure("slowdown", optimum=False))
     assert out[0] == "Lowest slowdown on w: a tie between cons, easy (2.50, n = 4 each)."
     obs = [o for o in obs if o.subject != "cons"]
-    assert findings(obs, Measure("slowdown", optimum=False))[0].startswith(
-        "Lowest slowdown on w: easy, slowdown 2.50 (95% CI")
+    assert findings(obs, Measure("slowdown", optimum=False))[0] == (
+        "Lowest slowdown on w: easy, slowdown 2.50 (n = 4: too few values for an interval); "
+        "next best 4.50.")  # fmt: skip
+    many = [Observation("w", p, str(s), v) for s in range(12)
+            for p, v in (("fcfs", 3.0 + s), ("easy", 1.0 + s))]  # fmt: skip
+    assert findings(many, Measure("slowdown", optimum=False))[0].startswith(
+        "Lowest slowdown on w: easy, slowdown 6.50 (95% CI")
+
+
+def test_intervals_on_few_values_are_withheld_or_flagged() -> None:
+    """Below ten values a mean is printed without its bootstrap interval, n shown; a rate's
+    Wilson interval carries "only n = N"; from ten on both are printed plainly."""
+    few = [Observation("", "h", str(u), v) for u, v in enumerate((0.0, 0.5, 0.0, 1.0))]
+    worst = findings(few, Measure("gap"))[1]
+    assert "gap 0.38 (n = 4: too few values for an interval)" in worst
+    assert "optimal in 2 of 4 (50.0%, 95% CI [15.0, 85.0]%, Wilson; only n = 4)" in worst
+    many = [Observation("", "h", str(u), 0.5 * (u % 2)) for u in range(10)]
+    worst = findings(many, Measure("gap"))[1]
+    assert "bootstrap, n = 10)" in worst and "Wilson)" in worst and "only n" not in worst
+
+
+def test_an_interval_beside_a_test_that_disagrees_says_why() -> None:
+    """A bootstrap interval excluding 0 beside "not significant" (a few large differences on
+    many units, few units where the two differ) gets one sentence naming the two tests."""
+    obs = []
+    for u in range(40):  # a higher by 5 on 8 units, lower by 0.1 on 2: p = 0.109
+        obs.append(Observation("", "a", str(u), 5.0 if u < 8 else 0.0 if u > 9 else 0.1))
+        obs.append(Observation("", "b", str(u), 0.0 if u != 8 and u != 9 else 0.2))
+    text = next(s for s in findings(obs, Measure("gap")) if "a − b" in s)
+    assert "(not significant; the closest pair)" in text and "95% CI [" in text
+    assert text.endswith("The interval excludes 0 although the test does not reject: they are "
+                         "two tests, the interval of the mean difference over all 40 units and "
+                         "the sign test on the 10 units where the two differ (8 against 2).")
+    few = [Observation("", s, str(u), (5.0 if u < 5 else 0.0) if s == "a" else 0.0)
+           for u in range(40) for s in "ab"]  # fmt: skip
+    text = next(s for s in findings(few, Measure("gap")) if "a − b" in s)
+    assert text.endswith("The interval excludes 0 although the test does not reject: with 5 "
+                         "non-tied pairs no sign test can go below p = 0.0625.")
 
 
 @pytest.mark.parametrize("make, rule", [
@@ -155,8 +198,8 @@ def test_narrow_tables_fit_100_columns() -> None:
 
 def test_gap_study_narrow_table_fits(tmp_path: object) -> None:
     """The gap study's default terminal table fits 100 columns with every column populated."""
-    from validation.study.metrics import SUMMARY_COLUMNS
-    from validation.study.report import text_table
+    from validation.study.gap.metrics import SUMMARY_COLUMNS
+    from validation.study.gap.report import text_table
 
     base = dict.fromkeys(SUMMARY_COLUMNS, 0.5)
     summary = [dict(base, family=f, geometry=g, algorithm="min_proc_time_exact",
@@ -180,7 +223,8 @@ def _gap_row(instance: int, algorithm: str, found: bool, status: str, gap: float
 def test_gap_study_rows_explain_the_exact_found_share() -> None:
     """The reference note counts windows, optima and infeasible cases; an algorithm that finds
     nothing where windows exist is named, with the reason ``explain`` gives."""
-    from validation.study.findings_rows import gap_study, section
+    from validation.study.engine.findings import section
+    from validation.study.gap.findings import gap_study
 
     rows = [_gap_row(0, "amp", True, "optimal", 0.0, 5.0),
             _gap_row(0, "alp", False, "optimal", None),
@@ -189,7 +233,9 @@ def test_gap_study_rows_explain_the_exact_found_share() -> None:
     notes, measures = gap_study(rows, "cpsat", None, lambda alg, missed: f"{len(missed)} capped")
     assert "found a window in 1 of 2 (instance, job, criterion) cases (50.0%)" in notes[0]
     assert "proved 1 optimal and 1 infeasible" in notes[0]
-    assert notes[1] == "alp found no window in any of the 1 rows where one exists: 1 capped."
+    assert notes[1] == ("Scored against: min_cost against the exact optimum over the slot "
+                        "starts (the AEP start space, where these criteria lose nothing).")
+    assert notes[2] == "alp found no window in any of the 1 rows where one exists: 1 capped."
     (measure, obs), = measures
     assert measure.name == "relative gap" and len(obs) == 2  # the infeasible case is left out
     md, term = section((notes, measures), reference="the exact model")

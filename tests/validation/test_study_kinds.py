@@ -26,8 +26,8 @@ import pytest
 
 from planner.cli import main
 from tests.waiting import HANG_GUARD_S, wait_until
-from validation.study import storage
-from validation.study.kinds import KIND_NAMES, kind, open_readonly
+from validation.study.engine import storage
+from validation.study.registry import KIND_NAMES, kind, open_readonly
 
 TIMING = {"heuristic_seconds", "exact_seconds", "scheduler_seconds", "replay_seconds"}
 
@@ -90,12 +90,12 @@ def _clean(name: str, units: int, tmp_path: Path, capsys: pytest.CaptureFixture[
 @pytest.fixture(autouse=True)
 def no_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reports without figures (drawing is the slow part; no test here looks at them)."""
-    from validation.study import plots
     from validation.study.cluster import report as cluster_report
-    from validation.study.schedule import report as schedule_report
+    from validation.study.gap import plots
+    from validation.study.schedule_gap import report as schedule_report
 
     monkeypatch.setattr(plots, "available", lambda: False)
-    monkeypatch.setattr(cluster_report, "figures", lambda summary, out: [])
+    monkeypatch.setattr(cluster_report, "available", lambda: False)
     monkeypatch.setattr(schedule_report, "draw", lambda summary, out, formats=(): [])
 
 
@@ -260,7 +260,7 @@ def _drop_column(db: Path) -> None:
 
 
 def kind_of_file(db: Path) -> Any:
-    from validation.study.kinds import kind_of
+    from validation.study.registry import kind_of
 
     return kind_of(db)
 
@@ -388,7 +388,7 @@ def test_every_report_renders_its_findings_in_one_place(
     """``document.findings_section`` is the one place a kind's Findings are rendered: each
     kind's report.md carries its text after the head (title, setting) and before its first
     section, and the report is otherwise the one without Findings."""
-    from validation.study import document
+    from validation.study.engine import document
 
     out = tmp_path / "o"
     assert main(_argv(name, out, 1)) == 0
@@ -397,8 +397,8 @@ def test_every_report_renders_its_findings_in_one_place(
     seen: list[tuple[str, int]] = []
 
     def fake(found: str) -> Any:
-        def render(kind_name: str, rows: Any, spec: Any) -> tuple[str, str]:
-            seen.append((kind_name, len(rows)))
+        def render(kind: Any, rows: Any, spec: Any) -> tuple[str, str]:
+            seen.append((kind.name, len(rows)))
             return found, found
 
         return render
@@ -473,7 +473,7 @@ def _api_run(name: str, store: Any) -> Any:
         spec = ClusterStudySpec(workloads=("klusacek2008",), policies=("fcfs", "easy"),
                                 seeds=(0, 1, 2), params={"jobs": 12, "machines": 3})  # fmt: skip
         return run_cluster_study(spec, store, version="test", progress=False)
-    from validation.study.schedule import ScheduleGapSpec, run_schedule_gap_study
+    from validation.study.schedule_gap import ScheduleGapSpec, run_schedule_gap_study
 
     spec = ScheduleGapSpec(snapshots=3, jobs=5, machines=2, interarrival=30.0,
                            time_limit=30.0, policies=("fcfs", "easy"))  # fmt: skip

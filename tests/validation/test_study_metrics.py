@@ -90,14 +90,14 @@ def test_summary_groups_and_unproven_rows() -> None:
 )
 def test_absolute_gap(h: float, opt: float, sense: str, gap: float) -> None:
     """The absolute gap is the sign-normalised difference in the criterion's own unit."""
-    from validation.study.metrics import absolute_gap
+    from validation.study.gap.metrics import absolute_gap
 
     assert absolute_gap(h, opt, sense) == pytest.approx(gap)
 
 
 def test_gap_kind() -> None:
     """Start and DEP/COORD distances (optimum can be 0) read absolute; the rest relative."""
-    from validation.study.metrics import gap_kind
+    from validation.study.gap.metrics import gap_kind
 
     assert [gap_kind(c) for c in ("min_start", "dep", "coord", "min_cost", "max_q")] == [
         "absolute", "absolute", "absolute", "relative", "relative"

@@ -13,13 +13,13 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from validation.study import plots
-from validation.study.metrics import summarise
+from validation.study.gap import plots
+from validation.study.gap.metrics import summarise
 
 
 def _row(algorithm: str, criterion: str, value: float, opt: float, geometry: str = "rough",
          instance: int = 0) -> dict[str, Any]:  # fmt: skip
-    from validation.study.metrics import relative_gap, sense_of
+    from validation.study.gap.metrics import relative_gap, sense_of
 
     return {
         "family": "tiny", "geometry": geometry, "algorithm": algorithm, "criterion": criterion,
@@ -48,17 +48,32 @@ def _draw(fn: Any) -> Any:
 
 
 def test_time_vs_gap_one_labelled_point_per_series() -> None:
-    """One point per algorithm × geometry, labelled with its row count; absolute panel for COORD."""
+    """One point per algorithm × geometry, numbered, and named with its row count in the key
+    under its panel; absolute panel for COORD; no label written beside a point."""
     fig = _draw(plots._times)
-    relative, absolute = fig.axes
-    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
-    assert "coord_lite [rough] (n=2)" in texts  # plotted on the absolute panel
-    assert any("max_q_lite [rough] (n=1)" in t for t in texts)
+    relative, absolute, rel_key, abs_key = fig.axes
+    keys = [t.get_text() for t in abs_key.texts], [t.get_text() for t in rel_key.texts]
+    assert " 1  coord_lite [rough] (n=2)" in keys[0][0].splitlines()  # the absolute panel
+    assert "grey, gap 0 on every row: amp [rough] (n=2)" in keys[0][0]
+    assert " 1  max_q_lite [rough] (n=1)" in keys[1][0].splitlines()
+    assert [t.get_text() for t in absolute.texts] == ["1"]  # tags, not names
     assert sum(len(c.get_offsets()) for c in relative.collections) == 2  # max_q_lite × 2
     assert sum(len(c.get_offsets()) for c in absolute.collections) == 2  # amp, coord_lite
     (y,) = [c.get_offsets()[0][1] for c in absolute.collections if c.get_offsets()[0][1] > 0]
     assert y == pytest.approx(10.0)  # mean absolute gap of coord_lite: (18 + 2) / 2
-    assert all(ax.get_ylim()[0] == 0 for ax in fig.axes)  # no negative gap axis
+    for ax in (relative, absolute):  # 0 inside the axis, nothing below it labelled
+        low = ax.get_ylim()[0]
+        assert low < 0 and all(v >= 0 for v in ax.get_yticks() if v >= low)
+    plt.close(fig)
+
+
+def test_time_vs_gap_tags_close_points_together() -> None:
+    """Two series at the same time and gap share one tag ("1,2"), each named in the key."""
+    rows = [_row("max_q_lite", "max_q", 8, 10), _row("csa", "max_q", 8, 10)]
+    fig = plots._times(plt, rows, summarise(rows), ["csa", "max_q_lite"], 1)
+    assert [t.get_text() for t in fig.axes[0].texts] == ["1,2"]
+    assert fig.axes[1].texts[0].get_text().splitlines() == [" 1  csa (n=1)",
+                                                              " 2  max_q_lite (n=1)"]
     plt.close(fig)
 
 
@@ -70,8 +85,26 @@ def test_gap_distribution_counts_rows() -> None:
     assert [t.get_text() for t in absolute.get_yticklabels()] == ["coord_lite [rough] (n=2)"]
     notes = "\n".join(t.get_text() for ax in fig.axes for t in ax.texts)
     assert "amp [rough] (n=2)" in notes and "max_q_lite [square] (n=1)" in notes
-    assert all(ax.get_xlim()[0] == 0 for ax in fig.axes)  # no negative gap axis
-    assert fig.legends or any(ax.get_legend() for ax in fig.axes)  # colour = geometry, explained
+    for ax in fig.axes:  # 0 inside the axis (a median at 0 shows), nothing below it labelled
+        low = ax.get_xlim()[0]
+        assert low < 0 and all(v >= 0 for v in ax.get_xticks() if v >= low)
+    (legend,) = fig.legends  # median, box and colour = geometry, explained above the panels
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "median", "middle half of the rows", "a row, rough geometry", "a row, square geometry"]
+    plt.close(fig)
+
+
+def test_gap_distribution_medians_are_black_and_zero_medians_named() -> None:
+    """The median line is black (not a geometry's colour); a box whose median is 0 says so
+    in its tick."""
+    rows = [_row("csa", "max_q", 10, 10), _row("csa", "max_q", 10, 10, instance=1),
+            _row("csa", "max_q", 8, 10, instance=2)]  # median gap 0, one gap above it
+    fig = plots._gaps(plt, rows, summarise(rows), ["csa"], 1)
+    (ax,) = fig.axes
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["csa (n=3, median 0)"]
+    medians = [ln for ln in ax.lines if ln.get_linewidth() == 2.2]
+    assert medians and all(ln.get_color() == "black" for ln in medians)
+    assert list(medians[0].get_xdata()) == [0, 0]
     plt.close(fig)
 
 
@@ -101,10 +134,14 @@ def _counts(fig: Any) -> dict[tuple[str, str], int]:
 
     out: dict[tuple[str, str], int] = {}
     for ax in fig.axes:
-        kind = "relative" if "relative" in ax.get_title().lower() else "absolute"
+        if not ax.get_title():  # a key under a time-vs-gap panel: the panel above's kind
+            kind = "relative" if ax is fig.axes[len(fig.axes) // 2] else "absolute"
+        else:
+            kind = "relative" if "relative" in ax.get_title().lower() else "absolute"
         for t in (*ax.get_yticklabels(), *ax.texts):
-            text = re.sub(r"gap 0 on every row( \(grey\))?:", "", t.get_text()).replace("\n", " ")
-            for label, n in re.findall(r"([^,()]+?) \(n=(\d+)\)", text):
+            text = re.sub(r"(grey, )?gap 0 on every row:", "", t.get_text())
+            text = re.sub(r"(^|\n) *\d+  ", " ", text).replace("\n", " ")  # key numbers
+            for label, n in re.findall(r"([^,()]+?) \(n=(\d+)[,)]", text):
                 assert out.setdefault((kind, label.strip()), int(n)) == int(n)
     return out
 

@@ -24,8 +24,9 @@ from test_study_runner import FAKE, SPEC, fake_algorithms
 
 from planner.cli import main
 from tests.waiting import HANG_GUARD_S, wait_until
-from validation.study import Store, StudyError, StudySpec, Toolkit, run_study, toolkit
-from validation.study import storage as store_module
+from validation.study import Store, StudyError, StudySpec, Toolkit, run_study
+from validation.study.engine import storage as store_module
+from validation.study.gap import toolkit
 
 
 def stub_solve(instance: Any, job: Any, *args: Any) -> Any:
@@ -47,7 +48,7 @@ CHEAP = Toolkit(algorithms=fake_algorithms, search=no_window, solve=stub_solve)
 @pytest.fixture(autouse=True)
 def no_figures(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reports without figures (no test here looks at them; drawing is the slow part)."""
-    from validation.study import plots
+    from validation.study.gap import plots
 
     monkeypatch.setattr(plots, "available", lambda: False)
 
@@ -548,7 +549,7 @@ def test_a_broken_pipe_of_the_workers_is_an_error(
 ) -> None:  # fmt: skip
     """A BrokenPipeError from the worker machinery (not stdout): exit 1, one line; only a
     closed standard output ends quietly."""
-    from validation.study import executors
+    from validation.study.engine import executors
 
     def broken(self: Any, fn: Any, items: Any) -> Any:
         raise BrokenPipeError(32, "Broken pipe")
@@ -699,7 +700,7 @@ def test_timings_exclude_solver_start_up(tmp_path: Path) -> None:
     """The first solve in a process pays a start-up cost (here a simulated 1,000 s on
     the solver's own clock): the untimed warm-up absorbs it, so no recorded exact time
     includes it, and the warm-up runs before every timed solve, once per process."""
-    from validation.study import task
+    from validation.study.gap import task
 
     task._WARMED.clear()
     SOLVED.clear()

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from planner.cli import main
-from validation.study.reproduce import REPRODUCTIONS
+from validation.study.reproduce import PAPER_NUMBERS, REPRODUCTIONS
 from validation.study.reproduce.common import reference
 
 SEEDS = Path(__file__).resolve().parents[2] / ".." / "shared" / "seeds"
@@ -21,7 +21,7 @@ def test_the_named_studies_are_registered() -> None:
     assert all(r.default_runs >= 1 for r in REPRODUCTIONS.values())
 
 
-@pytest.mark.parametrize("name", list(REPRODUCTIONS))
+@pytest.mark.parametrize("name", PAPER_NUMBERS)
 def test_reference_data_names_its_source(name: str) -> None:
     """Every data file names a seed file, a section, a family and the paper's orderings."""
     ref = reference(name)
@@ -125,8 +125,8 @@ def test_dep_coord_multiple_best_is_csa_on_the_job_slots() -> None:
     from instances import generate
     from planner import search
     from validation import check_window
+    from validation.study.engine.seeds import instance_seed
     from validation.study.reproduce import dep_coord, dep_coord_readings
-    from validation.study.spec import instance_seed
 
     got = dep_coord.measure(0, 2, dep_coord.USED_LAYOUT)
     ref = reference("dep-coord")
@@ -152,8 +152,8 @@ def test_dep_coord_wide_layout_keeps_load_and_window_inside_the_interval() -> No
     from instances import generate
     from planner import search
     from validation import check_window
+    from validation.study.engine.seeds import instance_seed
     from validation.study.reproduce import dep_coord, dep_coord_readings
-    from validation.study.spec import instance_seed
 
     ref = reference("dep-coord")
     inst = generate(ref["family"], instance_seed(0, 0), **ref["params"])

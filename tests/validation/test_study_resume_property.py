@@ -139,7 +139,7 @@ def test_any_interruptions_then_a_rerun_give_the_clean_rows(
 ) -> None:
     """Stops, mid-transaction kills and Ctrl-C in any order: the database stays a valid
     planner database of whole instances, and the rerun ends with exactly the clean rows."""
-    from validation.study import storage as store_module
+    from validation.study.engine import storage as store_module
 
     real_connect = store_module._connect
     store_module._connect = _unsynced

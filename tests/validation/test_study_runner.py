@@ -32,8 +32,8 @@ from validation.study import (
     instance_seed,
     run_study,
 )
-from validation.study.report import write_report
-from validation.study.task import FREE_START
+from validation.study.gap import write_report
+from validation.study.gap.task import FREE_START
 
 SPEC = StudySpec("tiny", {"jobs": 2}, instances=8, seed=5)
 
@@ -164,11 +164,13 @@ def test_broken_heuristic_gives_error_rows_and_saved_instances(tmp_path: Path) -
     assert broken and out.errors == len(broken)
     assert all(r["error"].startswith("infeasible window: cost") for r in broken)
     assert not [r for r in rows if r["algorithm"] != "broken" and r["error"]]
-    saved = sorted(Path(p).name for p in rep["error_files"])
+    error_files = [p for p in rep.files if p.parent.name == "errors"]
+    saved = sorted(p.name for p in error_files)
     assert saved == sorted(f"instance-{i}.json" for i in {r["instance"] for r in broken})
-    inst = read_instance(rep["error_files"][0])
+    inst = read_instance(error_files[0])
     assert inst.name.startswith("tiny seed=")
-    assert "## Errors" in Path(rep["report"]).read_text()
+    assert "## Errors" in rep.path.read_text()
+    assert rep.problems and "error row" in rep.problems[0]
 
 
 def test_malformed_heuristic_result_is_an_error_row(tmp_path: Path) -> None:
@@ -239,7 +241,7 @@ def test_aliases_name_the_same_study() -> None:
 
 _BLOCK_THIRD = """
 import dataclasses, sys, time
-from validation.study import toolkit
+from validation.study.gap import toolkit
 from planner.cli import main
 
 calls = []
@@ -306,9 +308,9 @@ def test_alp_row_is_checked_by_its_price_cap() -> None:
     optimum's space, so no gap is reported against it.
     """
     from instances import Instance, Job, Node, Slot
-    from validation.study.spec import StudySpec
-    from validation.study.task import _row
-    from validation.study.toolkit import Toolkit
+    from validation.study.gap.spec import StudySpec
+    from validation.study.gap.task import _row
+    from validation.study.gap.toolkit import Toolkit
 
     job = Job("j", nodes=1, volume=3.0, max_price=1.5)
     inst = Instance(nodes=(Node("u", 1.0, price=1.5), Node("v", 1.0, price=1.0)),

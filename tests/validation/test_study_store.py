@@ -91,7 +91,7 @@ def test_csv_export_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> No
     with Store(db) as store:
         out = run_study(SPEC, store, toolkit=FAKE, version="test")
         rows = store.rows(out.study)
-    export_csv(rows, tmp_path / "a.csv")
+    export_csv(rows, tmp_path / "a.csv", Store.COLUMNS)
     assert main(["study", "export", "--db", str(db), "-o", str(tmp_path / "b.csv")]) == 0
     for name in ("a.csv", "b.csv"):
         with open(tmp_path / name, newline="") as fh:
@@ -109,7 +109,7 @@ def test_parquet_needs_pyarrow(tmp_path: Path) -> None:
         import pyarrow.parquet as pq
     except ImportError:
         with pytest.raises(StudyError, match=r"planner\[parquet\]"):
-            export_parquet([], tmp_path / "rows.parquet")
+            export_parquet([], tmp_path / "rows.parquet", Store.COLUMNS)
         return
-    export_parquet([], tmp_path / "rows.parquet")
+    export_parquet([], tmp_path / "rows.parquet", Store.COLUMNS)
     assert pq.read_table(tmp_path / "rows.parquet").column_names == [n for n, _ in COLUMNS]

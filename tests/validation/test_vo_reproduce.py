@@ -69,9 +69,12 @@ def test_workers_do_not_change_the_result(capsys: pytest.CaptureFixture[str], tm
 def test_executor_options_rejected_for_in_process_experiments(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """--workers on an experiment that runs in-process only: exit 2, one line."""
+    """--workers on an experiment that runs in-process only: exit 2, one line naming the
+    experiments that take it."""
     assert main(["study", "reproduce", "maxq", "--workers", "2"]) == 2
-    assert "in-process only" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--workers applies to 'css-criteria'" in err
+    assert "'maxq'" not in err
 
 
 def test_tally_merges_sums_and_counts() -> None:

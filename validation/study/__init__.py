@@ -1,31 +1,50 @@
-"""Studies: the optimality-gap study at this level, cluster and schedule-gap studies below.
+"""Studies: a shared engine and one folder per study kind (docs/studies.md).
 
-See docs/studies.md. The layer the three kinds share: :mod:`kinds` (the registry: each
-kind's store, spec, task, listing and report), :mod:`storage` (the SQLite store every kind
-extends), :mod:`locks` (run lock, Ctrl-C during commits), :mod:`runner` (``run_units``, the
-loop every kind runs), :mod:`executors` (serial, process pool, Dask), :mod:`document` (the
-report layout and its Findings section), :mod:`export` (CSV, Parquet). The gap study:
-:mod:`spec` (parameters, seeds), :mod:`toolkit` (injectable components), :mod:`task` (one
-instance → rows), :mod:`store`, :mod:`metrics` (gap, summary), :mod:`plots`, :mod:`report`;
-:mod:`cluster` and :mod:`schedule` hold the other two kinds; :mod:`reproduce` the paper
-experiments.
+- :mod:`engine`: what every kind shares: the :class:`~engine.kind.StudyKind` interface
+  and its typed :class:`~engine.kind.Report`, the SQLite store (:mod:`engine.storage`,
+  :mod:`engine.locks`), the run loop (:mod:`engine.runner`), the executors (serial,
+  process pool, Dask: :mod:`engine.executors`, :mod:`engine.dask`), the report layout
+  (:mod:`engine.document`) and its Findings (:mod:`engine.findings`), figures and
+  exports;
+- :mod:`gap`, :mod:`cluster`, :mod:`schedule_gap`: the three kinds, each a folder with
+  its spec, task, store, findings, report and ``kind.py``;
+- :mod:`registry`: every kind, one line each; :mod:`reproduce`: the paper experiments.
+
+The engine never imports a kind; a kind imports only the engine and its own folder.
+This package re-exports the gap study's Python API (``run_study``, ``Store``, ...).
 """
 
-from validation.study.executors import (
-    DaskExecutor,
+from validation.study.engine.dask import DaskExecutor
+from validation.study.engine.errors import StudyError, StudyFailure, WorkerLost
+from validation.study.engine.executors import (
     LocalExecutor,
     SerialExecutor,
-    WorkerLost,
     default_workers,
     make_executor,
 )
-from validation.study.export import export_csv, export_parquet
-from validation.study.metrics import SUMMARY_COLUMNS, relative_gap, summarise
-from validation.study.runner import Outcome, StudyStopped, resolve, run_study
-from validation.study.spec import StudyError, StudySpec, instance_seed
-from validation.study.store import COLUMNS, Store
-from validation.study.task import TIMING_COLUMNS, InstanceResult, evaluate_instance
-from validation.study.toolkit import DEFAULT_TOOLKIT, SolveInterrupted, Toolkit
+from validation.study.engine.export import export_csv, export_parquet
+from validation.study.engine.kind import Outcome as StudyOutcome
+from validation.study.engine.kind import Report, StudyKind
+from validation.study.engine.runner import StudyStopped
+from validation.study.engine.seeds import instance_seed
+from validation.study.gap import (
+    COLUMNS,
+    DEFAULT_TOOLKIT,
+    SUMMARY_COLUMNS,
+    TIMING_COLUMNS,
+    InstanceResult,
+    Outcome,
+    SolveInterrupted,
+    Store,
+    StudySpec,
+    Toolkit,
+    evaluate_instance,
+    relative_gap,
+    resolve,
+    run_study,
+    summarise,
+    write_report,
+)
 
 __all__ = [
     "COLUMNS",
@@ -36,10 +55,14 @@ __all__ = [
     "InstanceResult",
     "LocalExecutor",
     "Outcome",
+    "Report",
     "SerialExecutor",
     "SolveInterrupted",
     "Store",
     "StudyError",
+    "StudyFailure",
+    "StudyKind",
+    "StudyOutcome",
     "StudySpec",
     "StudyStopped",
     "Toolkit",
@@ -54,4 +77,5 @@ __all__ = [
     "resolve",
     "run_study",
     "summarise",
+    "write_report",
 ]

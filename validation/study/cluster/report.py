@@ -1,8 +1,8 @@
 """The report of a cluster-policy study: summary table (text, CSV, Markdown) and figures.
 
 Rows are averaged over seeds per (workload, estimates, policy). Figures (need
-matplotlib): grouped bars of mean wait, mean and 90th-percentile bounded
-slowdown and utilisation, one group per workload, one bar per policy.
+matplotlib; PNG, SVG on request): grouped bars of mean wait, mean and 90th-percentile
+bounded slowdown and utilisation, one group per workload, one bar per policy.
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from planner import table
-from validation.study.document import write_identity, write_markdown
+from validation.study.cluster.store import COLUMNS
+from validation.study.engine.export import export_csv
+from validation.study.engine.figures import DEFAULT_FORMATS, available, save
+from validation.study.engine.kind import ReportParts
 
 SUMMARY = (
     "workload", "estimates", "policy", "runs", "jobs", "mean_wait", "median_wait", "p90_wait",
@@ -95,7 +98,7 @@ COLUMN_WORDS = {
 
 def text_table(summary: Sequence[Mapping[str, Any]], wide: bool = False) -> str:
     """Return the summary as an aligned plain-text table: narrow (≤ 100 columns) or ``wide``."""
-    from validation.study.tables import WIDTH, render
+    from validation.study.engine.tables import WIDTH, render
 
     cols = SUMMARY if wide else NARROW
     cells = [[_cell(c, s[c]) for c in cols] for s in summary]
@@ -105,7 +108,8 @@ def text_table(summary: Sequence[Mapping[str, Any]], wide: bool = False) -> str:
 
 def findings(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
     """Return the study's Findings as (Markdown section, terminal text); docs/studies.md."""
-    from validation.study.findings_rows import cluster_study, section
+    from validation.study.cluster.findings import cluster_study
+    from validation.study.engine.findings import section
 
     return section(cluster_study(rows))
 
@@ -116,21 +120,24 @@ def markdown_table(summary: Sequence[Mapping[str, Any]]) -> str:
                           [[_cell(c, s[c]) for c in SUMMARY] for s in summary], left=3)
 
 
-def figures(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
-    """Write the grouped-bar figures (PNG); return their file names ([] without matplotlib)."""
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
+def figures(summary: Sequence[Mapping[str, Any]], out: Path,
+            formats: Sequence[str] = DEFAULT_FORMATS) -> list[str]:  # fmt: skip
+    """Write the grouped-bar figures (PNG; SVG on request); return their PNG file names ([]
+    without matplotlib)."""
+    if not available() or not summary:
         return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     import numpy as np
 
     labels = list(dict.fromkeys(f"{s['workload']} [{s['estimates']}]" for s in summary))
     policies = list(dict.fromkeys(s["policy"] for s in summary))
     names = []
     for col, title in FIGURES:
-        fig = Figure(figsize=(max(5, 1.8 * len(labels) * len(policies) / 2), 3.6),
-                     layout="constrained")  # fmt: skip
-        ax = fig.subplots()
+        fig, ax = plt.subplots(figsize=(max(5, 1.8 * len(labels) * len(policies) / 2), 3.6),
+                               layout="constrained")  # fmt: skip
         x = np.arange(len(labels))
         width = 0.8 / max(len(policies), 1)
         for k, p in enumerate(policies):
@@ -143,39 +150,34 @@ def figures(summary: Sequence[Mapping[str, Any]], out: Path) -> list[str]:
         ax.set_xticks(x + width * (len(policies) - 1) / 2, labels, fontsize="small")
         ax.set(title=title)
         ax.legend(fontsize="small")
-        name = f"{col}.png"
-        fig.savefig(out / name)
-        names.append(name)
+        save(fig, out, col, formats)
+        plt.close(fig)
+        names.append(f"{col}.png")
     return names
 
 
-def write_report(rows: Sequence[Mapping[str, Any]], out: str | Path, command: str = "",
-                 info: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
-    """Write summary.csv, the figures and report.md to ``out``; return the summary and paths.
-
-    With the study's record ``info`` (spec, version), ``study.json`` names the study
-    whose report the folder holds (as for every study kind).
-    """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    if info is not None:
-        write_identity(info, out)
+def report_parts(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out: Path,
+                 formats: Sequence[str]) -> ReportParts:  # fmt: skip
+    """Write ``summary.csv``, ``rows.csv`` and the figures to ``out``; return the rest of the
+    report (:class:`~validation.study.engine.kind.ReportParts`). Checker violations are a
+    problem (exit 1)."""
     summary = summarise(rows)
     with open(out / "summary.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.DictWriter(fh, fieldnames=SUMMARY, lineterminator="\n")
         w.writeheader()
         w.writerows(summary)
-    figs = figures(summary, out)
-    head = ["# Cluster policy study", ""]
-    if command:
-        head += ["Command:", "", f"    {command}", ""]
+    export_csv(rows, out / "rows.csv", [n for n, _ in COLUMNS])
+    figs = figures(summary, out, formats)
+    head = ["# Cluster policy study", "", "Command:", "", f"    {info['spec'].command()}", ""]
     lines = ["Metrics are averaged over seeds (Klusáček & Rudová 2008; definitions in "
-              "`docs/job-flows.md`). `violations` counts what the independent checker "
-              "found in the replays (it must be 0).", "", markdown_table(summary), ""]  # fmt: skip
+             "`docs/job-flows.md`). `violations` counts what the independent checker "
+             "found in the replays (it must be 0).", "", markdown_table(summary), ""]  # fmt: skip
     lines += ["## Columns", "", *(f"- `{HEADERS.get(c, c)}`: {COLUMN_WORDS[c]}."
                                   for c in SUMMARY), ""]  # fmt: skip
-    lines += [f"![{name}]({name})" for name in figs]
-    report, found_text = write_markdown(out, "cluster", info or {"spec": None}, rows, head,
-                                        lines)  # fmt: skip
-    return {"summary": summary, "report": str(report), "figures": figs,
-            "findings": found_text}  # fmt: skip
+    lines += [f"![{name[:-4]}]({name})" for name in figs]
+    bad = sum(r["violations"] for r in rows)
+    problems = [f"the checker found {bad} violation(s)"] if bad else []
+    files = [out / "summary.csv", out / "rows.csv"]
+    files += [out / f"{Path(f).stem}.{ext}" for f in figs for ext in formats]
+    return ReportParts(head, lines, summary, text_table(summary), text_table(summary, wide=True),
+                       files, problems)  # fmt: skip

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from instances.errors import did_you_mean
-from validation.study.spec import StudyError
+from validation.study.engine.errors import StudyError
 
 DEFAULT_POLICIES = ("fcfs", "easy", "conservative")
 

@@ -1,7 +1,7 @@
 """The SQLite store of cluster-policy studies: one row per replay.
 
 Format ``planner.cluster-study/1`` (its own schema: the rows are replays), with
-the guarantees of every study store (:mod:`validation.study.storage`): each
+the guarantees of every study store (:mod:`validation.study.engine.storage`): each
 replay's row is written in its own transaction, so a study killed at any point
 (``kill -9`` included) keeps only whole rows and rerunning the same command
 replays only the missing ones; a run holds ``DB.lock``; damaged, foreign and
@@ -14,8 +14,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from validation.study.cluster.spec import ClusterStudySpec
-from validation.study.spec import StudyError
-from validation.study.storage import StudyStore
+from validation.study.engine.errors import StudyError
+from validation.study.engine.storage import StudyStore
 
 FORMAT = "planner.cluster-study/1"
 
@@ -45,7 +45,7 @@ CREATE TABLE runs ({", ".join(f"{n} {t}" for n, t in COLUMNS)}, UNIQUE ({", ".jo
 
 
 class ClusterStore(StudyStore):
-    """A cluster-study database (:class:`~validation.study.storage.StudyStore`).
+    """A cluster-study database (:class:`~validation.study.engine.storage.StudyStore`).
 
     A replay has no separate done record: its row is the record, so a row deleted
     behind the study's back is simply replayed again by the next run.

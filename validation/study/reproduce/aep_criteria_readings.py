@@ -14,10 +14,10 @@ import dataclasses
 from typing import Any
 
 from planner.progress import track
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce import busy_share
-from validation.study.reproduce.aep_criteria import METRICS, NAME
+from validation.study.reproduce.aep_criteria_measure import METRICS, NAME
 from validation.study.reproduce.common import Comparison, mean, paper, reference
-from validation.study.spec import instance_seed
 
 
 def measure_readings(

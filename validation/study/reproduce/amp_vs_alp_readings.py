@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from validation.study.reproduce.amp_vs_alp_measure import DEFAULT_READING, SPANS, measure
 from validation.study.reproduce.common import Comparison, paper
 
 VALUES: dict[str, tuple[str, dict[str, str]]] = {
@@ -99,7 +100,6 @@ def add_tables(
     ``used``: the used reading on the ``runs`` cycles of the tables; ``main``:
     on the main table's larger sample.
     """
-    from validation.study.reproduce.amp_vs_alp import DEFAULT_READING, SPANS, measure
     from validation.study.reproduce.limits import LIMITS
 
     rows = [_paper_row(ref)]
@@ -160,8 +160,6 @@ def _record_sampling(cmp: Comparison, ref: dict[str, Any], avg: dict[Any, Any]) 
 def _add_ranges(cmp: Comparison, ref: dict[str, Any], seed: int,
                 main: tuple[dict[Any, Any], int]) -> None:  # fmt: skip
     """Append the table of the integer ranges read closed or half-open, on the main sample."""
-    from validation.study.reproduce.amp_vs_alp import DEFAULT_READING, measure
-
     half = half_open_params()
     paper_row = _paper_row(ref)
     rows = [[*paper_row[:3], paper(ref, "CM", "kept", "slots_per_cycle"), *paper_row[3:]]]

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from planner.progress import track
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce.common import mean, paper
-from validation.study.spec import instance_seed
 
 SHARES = (0.0, 0.25, 0.5, 1.0)
 COLUMNS = (("amp", "start"), ("min_finish", "start"), ("min_finish", "finish"),

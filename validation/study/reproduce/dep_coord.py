@@ -41,6 +41,7 @@ import time
 from typing import Any
 
 from planner.progress import track
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce import dep_coord_readings as readings
 from validation.study.reproduce.common import (
     SAMPLING_HEAD,
@@ -51,7 +52,6 @@ from validation.study.reproduce.common import (
     reference,
     sampling_rows,
 )
-from validation.study.spec import instance_seed
 
 NAME = "dep-coord"
 ALGORITHMS = ("multiple_best", "first_fit", "dep", "dep_lite", "coord", "coord_lite")

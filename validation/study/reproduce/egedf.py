@@ -21,11 +21,16 @@ from typing import Any
 
 from instances.generators.registry import generate_workload
 from planner.cluster import simulate
-from validation.study.executors import make_executor
+from validation.study.engine.executors import make_executor
 from validation.study.reproduce.common import bullets
+
+SOURCE = "Klusáček & Rudová 2008, Figs. 1-6"
 
 NAME = "egedf"
 TITLE = "EG-EDF and Tabu search vs FCFS, EASY and Flexible backfilling (Klusáček & Rudová 2008)"
+"""The heading of the printed result."""
+SHORT_TITLE = "EG-EDF and Tabu search vs FCFS, EASY and Flexible backfilling"
+"""The title in ``planner study reproduce``'s list."""
 INTERARRIVALS = (1.0, 2.0, 3.0, 4.0, 5.0)
 """Mean inter-arrival times of the five streams, seconds (5 s: no queue build-up)."""
 POLICIES = ("fcfs", "easy", "flex", "egedf", "tabu")
@@ -260,3 +265,46 @@ def as_rows(o: Outcome) -> list[dict[str, Any]]:
     """Return the means as rows (inter-arrival, policy, criteria)."""
     return [{"interarrival": ia, "policy": p, **o.means[(ia, p)]}
             for ia in INTERARRIVALS for p in POLICIES]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Result:
+    """What ``planner study reproduce egedf`` prints and saves: the outcome, claim by claim."""
+
+    outcome: Outcome
+
+    def render(self) -> str:
+        """Return the table of means and the verdicts (:func:`render`)."""
+        return render(self.outcome)
+
+    @property
+    def orderings(self) -> list[tuple[str, bool]]:
+        """Return (claim, holds) for each of the paper's claims."""
+        return [(claim, ok) for claim, ok, _ in self.outcome.verdicts]
+
+    def differences(self) -> list[str]:
+        """Return the claims that differ, with our numbers."""
+        return differences(self.outcome)
+
+
+def reproduce(seed: int = 0, runs: int = REPETITIONS, *, jobs: int = JOBS,
+              workers: int | None = None) -> Result:  # fmt: skip
+    """Run the experiment with ``runs`` repetitions (streams count on the progress line)."""
+    from planner.progress import advance
+
+    return Result(run(jobs, runs, seed=seed, progress=lambda _: advance(),
+                      workers=workers or 1))  # fmt: skip
+
+
+def write(result: Result, out: str | Path) -> list[Path]:
+    """Write the figure (PNG) and the means (CSV) to ``out``; return their paths."""
+    import csv
+
+    paths = plot(result.outcome, out)
+    rows = as_rows(result.outcome)
+    path = Path(out) / "egedf-means.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return [*paths, path]

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from planner.progress import track
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce.common import (
     SAMPLING_HEAD,
     Comparison,
@@ -41,7 +42,6 @@ from validation.study.reproduce.common import (
     sampling_rows,
 )
 from validation.study.reproduce.dep_coord import BUDGET_LEVELS, LOAD_READINGS
-from validation.study.spec import instance_seed
 
 NAME = "maxq"
 ALGORITHMS = ("max_q", "max_q_lite", "multiple_best", "first_fit")

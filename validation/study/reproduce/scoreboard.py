@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from validation.study.tables import WIDTH, render
+from validation.study.engine.tables import WIDTH, render
 
 FORMAT = "planner.reproduction-result/1"
 DEFAULT_RESULTS = "study-out/reproduce"
@@ -49,11 +49,10 @@ def anchor(heading: str) -> str:
 
 
 def experiments() -> list[str]:
-    """Return every experiment's name: the registered reproductions, then ``egedf``."""
+    """Return every experiment's name, in the registry's order (``egedf`` last)."""
     from validation.study.reproduce import REPRODUCTIONS
-    from validation.study.reproduce.egedf import NAME
 
-    return [*REPRODUCTIONS, NAME]
+    return list(REPRODUCTIONS)
 
 
 def result(name: str, claims: Sequence[tuple[str, bool | None]], *, seed: int, runs: int,

@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from planner.progress import track
+from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce.common import Comparison, citation, mean, reference
-from validation.study.spec import instance_seed
 
 NAME = "timing"
 DEFAULT_RUNS = 10

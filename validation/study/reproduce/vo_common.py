@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from planner.progress import advance
-from validation.study.executors import Executor, make_executor
+from validation.study.engine.executors import Executor, make_executor
 
 CHUNK = 25
 """Cycles per executor task."""
