@@ -3,9 +3,10 @@
 A worker that cannot import planner, or no worker left, ends ``planner study gap
 --executor dask --scheduler ADDRESS`` with one line naming the worker and the cause,
 exit 1; the units written before are kept and the same command resumes
-(docs/several-machines.md). The "bare" worker runs from this interpreter with ``-I -S``
-and a ``sys.path`` of its site-packages only, so the editable install's hook (a
-``.pth`` file) never runs and ``import planner`` fails, which the fixture checks first.
+(docs/several-machines.md). The "bare" worker runs from this interpreter with ``-I -S``,
+a ``sys.path`` of its site-packages only and a first import finder that refuses the
+project's packages, in one process (``--no-nanny``), so ``import planner`` fails whether
+planner is installed editable or into site-packages (as in CI), which the first test checks.
 Every wait is for an observable event, bounded by a hang guard; every process a test
 starts is stopped by it.
 """
@@ -82,13 +83,22 @@ def _scheduler(procs: Processes) -> str:
     return str(json.loads(file.read_text())["address"])
 
 
-BARE = ("import sys; sys.path[:] = [p for p in sys.path if 'site-packages' not in p] + {paths}; "
-        "sys.argv = ['dask-worker'] + sys.argv[1:]; "
-        "from distributed.cli.dask_worker import main; main()")  # fmt: skip
+PRELUDE = (
+    "import sys\n"
+    "sys.path[:] = [p for p in sys.path if 'site-packages' not in p] + {paths}\n"
+    "class Refuse:\n"
+    "    @staticmethod\n"
+    "    def find_spec(name, path=None, target=None):\n"
+    "        if name.partition('.')[0] in {{'planner', 'models', 'instances', 'validation'}}:\n"
+    "            raise ModuleNotFoundError(f'No module named {{name!r}}', name=name)\n"
+    "sys.meta_path.insert(0, Refuse)\n"
+)
+BARE = PRELUDE + ("sys.argv = ['dask-worker'] + sys.argv[1:]\n"
+                  "from distributed.cli.dask_worker import main\nmain()\n")  # fmt: skip
 
 
 def _bare_python() -> list[str]:
-    """This interpreter without the site hooks (so without the editable planner)."""
+    """This interpreter without the site hooks and unable to import the project's packages."""
     return [sys.executable, "-I", "-S", "-c", BARE.format(paths=site.getsitepackages())]
 
 
@@ -96,7 +106,8 @@ def _worker(procs: Processes, address: str, name: str,
             bare: bool = False) -> subprocess.Popen[bytes]:  # fmt: skip
     """Start a one-process, one-thread ``dask worker`` named ``name``."""
     python = _bare_python() if bare else [sys.executable, "-m", "distributed.cli.dask_worker"]
-    return procs.start([*python, address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard",
+    one = ["--no-nanny"] if bare else ["--nworkers", "1"]  # the finder lives in this process
+    return procs.start([*python, address, *one, "--nthreads", "1", "--no-dashboard",
                         "--name", name], f"{name}.log")  # fmt: skip
 
 
@@ -135,7 +146,7 @@ def _one_line(err: str, *needles: str) -> None:
 
 def test_the_bare_interpreter_cannot_import_planner(tmp_path: Path) -> None:
     """The premise of the tests below: the bare worker's Python has distributed, not planner."""
-    code = BARE.split("sys.argv")[0] + "import distributed; import planner"
+    code = PRELUDE + "import distributed\nimport planner\n"
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code.format(
         paths=site.getsitepackages())], capture_output=True, text=True, cwd=tmp_path,
         timeout=HANG_GUARD_S)  # fmt: skip
