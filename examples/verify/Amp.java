@@ -21,8 +21,9 @@ import java.util.TreeSet;
  * docs/algorithms.md ("The single pass", "ALP and AMP").
  *
  * <p>Usage: {@code java -cp examples/verify Amp INSTANCE [INSTANCE ...]}. Prints one line per
- * job in the minimal result form of docs/formats.md; with several instances every line also
- * names its {@code "instance"}. Plain Java 17, no libraries: a small JSON reader is included,
+ * job in the minimal result form of docs/verify.md (lines are told apart by their job alone:
+ * {@code planner verify} gives every job of a run its own id). Plain Java 17, no libraries: a
+ * small JSON reader is included,
  * and every real number is read as the exact decimal it is written as (BigDecimal).
  */
 public class Amp {
@@ -455,9 +456,6 @@ public class Amp {
                 List<Slot> slots = jobSlots(inst, job);
                 Found found = amp(inst, job, slots);
                 StringBuilder line = new StringBuilder("{\"job\": ").append(Json.quote(job.id()));
-                if (args.length > 1) {
-                    line.append(", \"instance\": ").append(Json.quote(path));
-                }
                 if (found == null) {
                     line.append(", \"status\": \"not_found\"}");
                 } else {
