@@ -18,7 +18,8 @@ program runs, and the wall time of the whole command. A mutant the default
 run does not catch is rerun with ``--strict --no-shrink``: ties it then
 shows are the other choices among equally good windows its argument in
 ``benchmarks/mutants.py`` says it makes. Exit 1 when a non-equivalent
-mutant survives or a correct program gets a false alarm.
+mutant survives, a mutant only crashes (an edit that breaks the program is no bug to
+catch), or a correct program gets a false alarm.
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ def verdict(r: dict) -> str:
     """Return caught, survived (equivalent: N ties under --strict), no false alarm, ..."""
     if r["bug"] == "(correct)":
         return "no false alarm" if not r["caught"] else "FALSE ALARM"
+    if r["caught"] and r["kinds"] and all(k.startswith("crashed") for k in r["kinds"].split(", ")):
+        return "BROKEN (it crashes)"
     if r["caught"]:
         return "caught"
     strict = f"; --strict: {r['strict_differ']} differ" if r["strict_differ"] is not None else ""
@@ -91,15 +94,16 @@ def show(r: dict, markdown: bool) -> str:
     """Return one table line."""
     cells = [r["name"], r["bug"], verdict(r), f"{r['disagree']:,} / {r['jobs']:,}",
              "-" if r["first"] is None else f"{r['first']:,}", str(r["counterexamples"]),
-             size(r["largest"]), str(r["runs"]), f"{r['seconds']:.1f}"]  # fmt: skip
+             size(r["largest"]), str(r["runs"]), f"{r['seconds']:.1f}", r["kinds"] or "-"]
     if markdown:
         return "| " + " | ".join(f"`{c}`" if i == 0 else c for i, c in enumerate(cells)) + " |"
     return (f"{cells[0]:<28} {cells[2]:<28} {cells[3]:>13} {cells[4]:>6} {cells[5]:>3} "
-            f"{cells[6]:>9} {cells[7]:>5} {cells[8]:>6}  {cells[1]}")  # fmt: skip
+            f"{cells[6]:>9} {cells[7]:>5} {cells[8]:>6}  {cells[9]}: {cells[1]}")  # fmt: skip
 
 
 HEAD = ("| program | bug | verdict | disagree / jobs | first | shrunk | largest | runs | "
-        "seconds |\n| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |")
+        "seconds | disagreements shrunk |\n"
+        "| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | --- |")
 
 
 def main() -> int:
@@ -127,7 +131,7 @@ def main() -> int:
                       ["java", "-cp", str(java), "AmpBuggy"]))  # fmt: skip
     load = os.getloadavg()[0]
     print(HEAD if args.markdown else f"{'program':<28} {'verdict':<28} {'disagree/jobs':>13} "
-          f"{'first':>6} {'cx':>3} {'largest':>9} {'runs':>5} {'s':>6}  bug")  # fmt: skip
+          f"{'first':>6} {'cx':>3} {'largest':>9} {'runs':>5} {'s':>6}  kinds: bug")  # fmt: skip
     rows = []
     try:
         for k, (name, algorithm, bug, mutant, program) in enumerate(plans):
@@ -154,7 +158,8 @@ def main() -> int:
           f"<= 3 nodes and <= 3 slots per node; {len(bugs) - len(live)} equivalent; "
           f"{alarms} false alarms on {len(rows) - len(bugs)} correct programs; "
           f"load average {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")  # fmt: skip
-    return 1 if alarms or any(not r["caught"] for r in live) else 0
+    broken = any(verdict(r).startswith("BROKEN") for r in bugs)
+    return 1 if alarms or broken or any(not r["caught"] for r in live) else 0
 
 
 if __name__ == "__main__":

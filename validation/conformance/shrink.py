@@ -302,20 +302,21 @@ def _apply(inst: Instance, field: Field, value: Any) -> Instance | None:
 
 def _without(inst: Instance, gone: Node, cheaper: bool) -> Instance | None:
     """Return ``inst`` without node ``gone`` and one task fewer for every job of n > 1; with
-    ``cheaper``, those jobs' budgets also lose the cost of a task on ``gone`` (None when that
-    changes nothing or leaves a negative budget)."""
+    ``cheaper``, those jobs' budgets S (a cap's floor(C·V·n) becoming a budget) also lose the
+    cost of a task on ``gone`` (None when that changes nothing or leaves a negative budget)."""
     jobs = []
     for j in inst.jobs:
         if j.nodes == 1:
             jobs.append(j)
             continue
-        budget = j.budget
-        if cheaper and budget is not None:
-            budget -= cost(gone.price, duration(j.volume, gone.performance))
+        budget, cap = j.budget, j.max_price
+        if cheaper and j.effective_budget is not None:  # a cap's S = floor(C·V·n) as a budget
+            budget = j.effective_budget - cost(gone.price, duration(j.volume, gone.performance))
+            cap = None
             if budget < 0:
                 return None
-        jobs.append(dataclasses.replace(j, nodes=j.nodes - 1, budget=budget))
-    if cheaper and all(j.budget is None for j in inst.jobs):
+        jobs.append(dataclasses.replace(j, nodes=j.nodes - 1, budget=budget, max_price=cap))
+    if cheaper and all(j.effective_budget is None for j in inst.jobs):
         return None
     return make([n for n in inst.nodes if n.id != gone.id],
                 [s for s in inst.slots if s.node != gone.id], jobs, inst)  # fmt: skip
