@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * from planner's docs alone: docs/concepts.md (units, suitability, windows) and
  * docs/algorithms.md ("The single pass", "ALP and AMP").
  *
- * <p>Usage: {@code java -cp examples/verify Amp INSTANCE [INSTANCE ...]}. Prints one line per
+ * <p>Usage: {@code java -cp build Amp INSTANCE [INSTANCE ...]}. Prints one line per
  * job in the minimal result form of docs/verify.md (lines are told apart by their job alone:
  * {@code planner verify} gives every job of a run its own id). Plain Java 17, no libraries: a
  * small JSON reader is included,
@@ -469,7 +469,7 @@ public class Amp {
 
     static int main(Amp amp, String[] args) {
         if (args.length == 0) {
-            System.err.println("usage: java -cp examples/verify Amp INSTANCE [INSTANCE ...]");
+            System.err.println("usage: java -cp build Amp INSTANCE [INSTANCE ...]");
             return 2;
         }
         try {
