@@ -1,21 +1,22 @@
-"""examples/verify: the Java AMP agrees with planner job by job; its planted-bug variant does not.
+"""examples/verify through ``planner verify``: the Java AMP agrees with planner on every job;
+its planted-bug variant is caught and shrunk to a small counterexample with an explanation.
 
-Compiled with ``javac`` into a temporary directory and run on several
-instances in one JVM; skipped where no JDK is installed. The comparison over
-10,000 jobs is a command (examples/verify/README.md), not a test.
+Compiled with ``javac`` into a temporary directory and run with ``{instances}``
+(one JVM for many instances); skipped where no JDK is installed. The runs use
+a reduced corpus (``--scale``) or one hand-made instance; the default run and
+10,000 jobs are commands (examples/verify/README.md, docs/verify.md), not tests.
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from instances import Instance, Job, Node, Slot, generate, write_instance
-from planner import search
+from instances import Instance, Job, Node, Slot, read_instance, write_instance
+from planner.cli import main
 from tests.waiting import HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,54 +49,38 @@ def classes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="module")
-def instances(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Instance]:
-    """Path → instance: rough and square tiny instances, the example file, the exact budget."""
-    out = tmp_path_factory.mktemp("instances")
-    made = {
-        "exact.json": _budget_met_exactly(),
-        **{f"tiny-{s}.json": generate("tiny", s, jobs=10) for s in range(3)},
-        **{f"square-{s}.json": generate("tiny", s, jobs=10, geometry="square") for s in range(3)},
-    }
-    got = {}
-    for name, inst in made.items():
-        write_instance(inst, out / name)
-        got[str(out / name)] = inst
-    return got
+def _verify(classes: Path, main_class: str, out: Path, *options: str) -> int:
+    argv = ["verify", "--algorithm", "amp", "--out", str(out), *options, "--",
+            "java", "-cp", str(classes), main_class, "{instances}"]  # fmt: skip
+    return main(argv)
 
 
-def _run(classes: Path, main: str, paths: list[str]) -> dict[tuple[str, str], dict]:
-    done = subprocess.run(["java", "-cp", str(classes), main, *paths], capture_output=True,
-                          text=True, timeout=HANG_GUARD_S, check=True)  # fmt: skip
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
-    return {(d["instance"], d["job"]): d for d in lines}
-
-
-def _planner(inst: Instance, job: str) -> tuple[int, tuple[str, ...]] | None:
-    w = search(inst, job, "amp")
-    return None if w is None else (w.start, w.nodes)
-
-
-def _java(line: dict) -> tuple[int, tuple[str, ...]] | None:
-    w = line.get("window")
-    return None if w is None else (w["start"], tuple(p["node"] for p in w["placements"]))
-
-
-def test_java_amp_agrees_with_planner(classes: Path, instances: dict[str, Instance]) -> None:
-    """Every job of seven instances (one JVM run): the same start and nodes as planner's AMP."""
-    got = _run(classes, "Amp", list(instances))
-    for path, inst in instances.items():
-        for job in inst.jobs:
-            assert _java(got[(path, job.id)]) == _planner(inst, job.id), (path, job.id)
-    exact = next(p for p in instances if p.endswith("exact.json"))
-    assert _java(got[(exact, "j")]) == (0, ("a", "b"))
-
-
-def test_java_amp_with_the_planted_bug_differs(
-    classes: Path, instances: dict[str, Instance]
+def test_java_amp_agrees_with_planner(
+    classes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """AmpBuggy refuses a budget met exactly: {c, a} at T = 4 instead of planner's {a, b} at 0."""
-    got = _run(classes, "AmpBuggy", list(instances))
-    exact = next(p for p in instances if p.endswith("exact.json"))
-    assert _java(got[(exact, "j")]) == (4, ("a", "c"))
-    assert _planner(instances[exact], "j") == (0, ("a", "b"))
+    """Amp on a tenth of the default corpus (edge cases included): every job identical or
+    tied, exit 0, no counterexample written."""
+    code = _verify(classes, "Amp", tmp_path / "out", "--scale", "0.1")
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.splitlines()[-1] == "184 jobs, all identical or tied"
+    assert not (tmp_path / "out").exists()
+
+
+def test_java_amp_with_the_planted_bug_is_caught_and_shrunk(
+    classes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """AmpBuggy (budget test ``<``) on the budget met exactly: exit 3, one counterexample of
+    one job on at most 3 nodes and 3 slots per node, explained at the reference's step."""
+    inst = tmp_path / "exact.json"
+    write_instance(_budget_met_exactly(), inst)
+    code = _verify(classes, "AmpBuggy", tmp_path / "out", "--instance", str(inst))
+    out = capsys.readouterr().out
+    assert code == 3, out
+    assert "differ 1" in out and "1 of 1 jobs disagree" in out
+    folder = tmp_path / "out" / "counterexample-1"
+    small = read_instance(folder / "instance.json")
+    per_node = max(sum(s.node == n.id for s in small.slots) for n in small.nodes)
+    assert len(small.jobs) == 1 and len(small.nodes) <= 3 and per_node <= 3
+    text = (folder / "explanation.txt").read_text(encoding="utf-8")
+    assert "verdict: differs" in text and "<= S = " in text and "AmpBuggy" in text

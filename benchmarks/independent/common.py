@@ -13,8 +13,9 @@ Usage of every algorithm module::
 prints one line per job of each instance, in the minimal result form of
 docs/formats.md: ``{"job": ..., "window": {"start": ..., "placements":
 [{"node": ..., "start": ..., "end": ...}]}}`` or ``{"job": ...,
-"status": "not_found"}``; with several instances each line also names its
-``"instance"`` (the path as given).
+"status": "not_found"}``, and nothing else: the lines of several instances
+are told apart by their job alone (``planner verify`` gives every job of a
+run its own id), as docs/verify.md's program contract says.
 """
 
 from __future__ import annotations
@@ -276,8 +277,6 @@ def main(solve: Solver, argv: list[str] | None = None) -> int:
         for job in inst.jobs:
             w = solve(inst, job)
             line: dict[str, Any] = {"job": job.id}
-            if len(paths) > 1:
-                line["instance"] = path
             if w is None:
                 line["status"] = "not_found"
             else:

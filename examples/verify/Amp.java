@@ -20,9 +20,10 @@ import java.util.TreeSet;
  * from planner's docs alone: docs/concepts.md (units, suitability, windows) and
  * docs/algorithms.md ("The single pass", "ALP and AMP").
  *
- * <p>Usage: {@code java -cp examples/verify Amp INSTANCE [INSTANCE ...]}. Prints one line per
- * job in the minimal result form of docs/formats.md; with several instances every line also
- * names its {@code "instance"}. Plain Java 17, no libraries: a small JSON reader is included,
+ * <p>Usage: {@code java -cp build Amp INSTANCE [INSTANCE ...]}. Prints one line per
+ * job in the minimal result form of docs/verify.md (lines are told apart by their job alone:
+ * {@code planner verify} gives every job of a run its own id). Plain Java 17, no libraries: a
+ * small JSON reader is included,
  * and every real number is read as the exact decimal it is written as (BigDecimal).
  */
 public class Amp {
@@ -455,9 +456,6 @@ public class Amp {
                 List<Slot> slots = jobSlots(inst, job);
                 Found found = amp(inst, job, slots);
                 StringBuilder line = new StringBuilder("{\"job\": ").append(Json.quote(job.id()));
-                if (args.length > 1) {
-                    line.append(", \"instance\": ").append(Json.quote(path));
-                }
                 if (found == null) {
                     line.append(", \"status\": \"not_found\"}");
                 } else {
@@ -471,7 +469,7 @@ public class Amp {
 
     static int main(Amp amp, String[] args) {
         if (args.length == 0) {
-            System.err.println("usage: java -cp examples/verify Amp INSTANCE [INSTANCE ...]");
+            System.err.println("usage: java -cp build Amp INSTANCE [INSTANCE ...]");
             return 2;
         }
         try {

@@ -160,3 +160,22 @@ def test_usage_errors(argv: list[str], needle: str, capsys: pytest.CaptureFixtur
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err
+
+
+@pytest.mark.slow
+def test_json_summary_locates_the_first_disagreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--json: first_disagreement is the corpus position of the first failing job (null when
+    all agree); each counterexample gives its sizes as numbers and its generated job."""
+    code, out, _ = _verify(capsys, tmp_path / "bad", "strict-budget", "--scale", "0.05",
+                           "--no-shrink", "--counterexamples", "1", "--json")  # fmt: skip
+    summary = json.loads(out)
+    assert code == 3 and 1 <= summary["first_disagreement"] <= summary["jobs"]
+    (cx,) = summary["counterexamples"]
+    inst = read_instance(tmp_path / "bad" / "counterexample-1" / "instance.json")
+    assert cx["dimensions"]["nodes"] == len(inst.nodes)
+    assert cx["dimensions"]["slots"] == len(inst.slots) and cx["shrink_runs"] == 0
+    assert any(j.id == cx["source_job"] for j in inst.jobs)  # unshrunk: the generated instance
+    code, out, _ = _verify(capsys, tmp_path / "ok", "ok", "--scale", "0.05", "--json")
+    assert code == 0 and json.loads(out)["first_disagreement"] is None

@@ -27,6 +27,8 @@ class Counterexample:
     expected: str
     actual: str
     runs: int
+    source_job: str = ""
+    """The job of the generated instance that first showed the disagreement."""
     files: list[str] = field(default_factory=list)
     rerun: str = ""
 
@@ -90,6 +92,15 @@ def size(inst: Instance) -> str:
             f"{n(len(inst.slots), 'slot')} (at most {most} per node)")  # fmt: skip
 
 
+def dimensions(inst: Instance) -> dict[str, int]:
+    """Return the sizes of :func:`size` as numbers: jobs, nodes, slots, slots_per_node (most)."""
+    per: dict[str, int] = defaultdict(int)
+    for s in inst.slots:
+        per[s.node] += 1
+    return {"jobs": len(inst.jobs), "nodes": len(inst.nodes), "slots": len(inst.slots),
+            "slots_per_node": max(per.values(), default=0)}  # fmt: skip
+
+
 def summary_dict(summary: Any) -> dict[str, Any]:
     """Return the JSON form of a summary (``planner verify --json``)."""
     return {
@@ -100,10 +111,13 @@ def summary_dict(summary: Any) -> dict[str, Any]:
         "counts": summary.counts,
         "runs": summary.runs,
         "agree": summary.agree,
+        "first_disagreement": summary.first,
         "counterexamples": [
             {"number": c.number, "verdict": c.signature[0], "kind": c.signature[1],
              "job": c.outcome.job, "explanation": c.outcome.explanation, "case": c.case,
-             "size": size(c.minimal), "files": c.files, "rerun": c.rerun}
+             "source_job": c.source_job, "size": size(c.minimal),
+             "dimensions": dimensions(c.minimal), "shrink_runs": c.runs, "files": c.files,
+             "rerun": c.rerun}
             for c in summary.counterexamples
         ],
     }  # fmt: skip

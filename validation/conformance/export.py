@@ -21,18 +21,43 @@ from validation.conformance.reference import constraint_of, expected
 from validation.results import FORMAT
 
 READ_ORDER = ("Slots are read in (start, node order) order, the start clipped to the job's "
-              "release and deadline; this read order breaks every remaining tie.")  # fmt: skip
+              "release and deadline; at each step the alive slots are ordered by (task cost, "
+              "read index), and 'the n cheapest' are the first n; this read order breaks every "
+              "remaining tie.")  # fmt: skip
+
+FIRST_FIT = ("Square geometry: one pass per performance level, fastest first; the earliest "
+             "start over the levels wins, the faster level on equal starts.")  # fmt: skip
+EVERY = "Evaluated at every formed step (several at one start included)"
+ONCE = "Evaluated once per distinct start (at the last slot read with it)"
+BEST = ("the least (value, start) wins, a later window only when strictly smaller: among equal "
+        "values the earliest start, then the window met first (the earlier square level, then "
+        "the earlier step)")  # fmt: skip
+SWAP = ("the runtime swap heuristic: the n cheapest if they fit S (square levels: unchanged); "
+        "otherwise spares in (cost, read index) order replace the result slot with the longest "
+        "task (of equally long ones the dearest, then the later read) when strictly shorter and "
+        "the total stays at most S")  # fmt: skip
 
 TIES: dict[str, str] = {
-    "amp": "the first start (step) whose n cheapest alive slots cost at most S; the n "
-           "cheapest by (task cost, read order).",
-    "alp": "the first start (step) with n alive slots priced at most C (max_price, else "
-           "S/(V·n)); the n cheapest of them by (task cost, read order); no budget.",
-    "csa": "the best of the AMP alternatives by the job's criterion; the first found among "
-           "equals.",
+    "amp": "The first formed step whose n cheapest alive slots cost at most S: those n. "
+           + FIRST_FIT,
+    "alp": "Slots priced above C (max_price, else S/(V·n), compared exactly) are dropped; the "
+           "first formed step: its n cheapest alive slots, whatever their total (no budget). "
+           + FIRST_FIT,
+    "min_cost": f"{ONCE}, square levels per task duration (shortest first): the n cheapest if "
+                f"they fit S; {BEST}.",
+    "min_runtime": f"{EVERY}, square levels per performance (fastest first): {SWAP}; {BEST}.",
+    "min_finish": f"{EVERY}, square levels per performance (fastest first): {SWAP}; valued by "
+                  f"finish; {BEST}.",
+    "max_q": f"{ONCE}, square levels per task duration (shortest first): the n of greatest q (ties "
+             "to the cheaper, then the earlier in (cost, read index) order) if they fit S, else "
+             "the knapsack's optimal subset — among optimal subsets the one whose last item "
+             "(items in (cost, read index) order) comes first, then its second-to-last, ...; "
+             "past a budget axis of 4,096 money units (after the reductions of the docs) the "
+             f"least costly optimal subset first; values are Σq rounded to 9 decimals; {BEST}.",
+    "csa": "AMP alternatives on the job's slots, each subtracted before the next; the best by "
+           "the job's own criterion, ties to the earlier start, then the one found first.",
 }  # fmt: skip
-AEP = ("the best value of the criterion over the steps; among equal values the earliest start, "
-       "then the window met first (the faster square level, then the earlier step).")  # fmt: skip
+AEP = f"The algorithm's selector at each step (docs/algorithms.md); {BEST}."
 
 VERDICTS: dict[str, str] = {
     "identical": "the same start and the same (node, start, end) placements",
@@ -47,7 +72,7 @@ VERDICTS: dict[str, str] = {
 def tie_rule(algorithm: str) -> str:
     """Return the rule that decides ties for ``algorithm`` (docs/algorithms.md has them all)."""
     name = resolve(algorithm).name
-    return f"{TIES.get(name, AEP)} {READ_ORDER} (docs/algorithms.md)"
+    return f"{TIES.get(name, AEP)} {READ_ORDER} (docs/algorithms.md, \"The single pass\")"
 
 
 def export(cases: list[Case], folder: str, algorithm: str, mode: str, seed: int,

@@ -57,6 +57,8 @@ class Summary:
     counts: dict[str, int] = field(default_factory=dict)
     runs: int = 0
     counterexamples: list[Counterexample] = field(default_factory=list)
+    first: int | None = None
+    """Jobs judged up to the first disagreement, in corpus order (None: none)."""
 
     @property
     def agree(self) -> bool:
@@ -177,6 +179,7 @@ class Verifier:
         if self.settings.strict:  # ties are failures: count them as differences
             summary.counts["differs"] += summary.counts["tie"]
             summary.counts["tie"] = 0
+        summary.first = next((k + 1 for k, o in enumerate(every) if self.failing(o)), None)
         firsts: dict[tuple[str, str], tuple[Case, Outcome]] = {}
         for case, (outcomes, _) in zip(cases, results, strict=True):
             for o in outcomes:
@@ -211,7 +214,7 @@ class Verifier:
             ref_text, _ = expected(minimal, self.algorithm.name, self.settings.mode,
                                    seed=self.settings.seed)  # fmt: skip
         cx = Counterexample(number, sig, outcome.job, case.name, case.instance, minimal, outcome,
-                            ref_text, text, calls)  # fmt: skip
+                            ref_text, text, calls, source_job=first.job)  # fmt: skip
         if out is not None:
             write(cx, Path(out), self.settings, self.program.argv)
         return cx

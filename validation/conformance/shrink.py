@@ -1,6 +1,13 @@
 """Shrinking a failing instance: delta debugging over jobs, nodes and slots, then its numbers
 toward small round values (Zeller & Hildebrandt 2002's ddmin; docs/verify.md).
 
+Two steps go beyond removing parts one kind at a time: a node dropped together
+with one task of every job (and, tried next, that task's cost taken off the
+budgets, so a budget met exactly stays met exactly), and all money divided by
+one factor (prices in the hundreds and budgets in the thousands become single
+digits, where no price or budget could shrink alone). The rounds repeat while
+simpler numbers free more parts.
+
 The shrinker knows nothing of programs: it asks ``first(candidates)`` for
 the index of the first candidate instance that still shows the
 disagreement (None if none does). A caller that can run a program on many
@@ -19,7 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from instances import DataError, Instance, Job, Node, Slot
+from instances import DataError, Instance, Job, Node, Slot, cost, duration
 
 T = TypeVar("T")
 First = Callable[[list[Instance]], "int | None"]
@@ -68,15 +75,34 @@ class Shrinker:
             alone = make(inst.nodes, inst.slots, [j for j in inst.jobs if j.id == keep_job], inst)
             got = self.first([alone])
             inst = got[1] if got else inst
-        for kind in ("jobs", "nodes", "slots"):
-            inst = self._ddmin(inst, kind)
-        for _ in range(8):
-            before = inst
-            inst = self._simplify(inst)
-            if inst == before:
+        for _ in range(4):  # simpler numbers (fewer tasks, a lower n) can free nodes and slots
+            start = inst
+            for kind in ("jobs", "nodes", "slots"):
+                inst = self._ddmin(inst, kind)
+            inst = self._fewer(inst)
+            for _ in range(8):
+                before = inst
+                inst = self._simplify(inst)
+                if inst == before:
+                    break
+            if inst == start or self.calls >= self.budget:
                 break
         got = self.first([_renamed(inst)])
         return got[1] if got else inst
+
+    def _fewer(self, inst: Instance) -> Instance:
+        """Drop one node and one task of every job of n > 1 together, while that still fails: a
+        disagreement can need n nodes only because the job asks for n tasks. Each node is tried
+        as is, then with the budgets lowered by its task's cost (a budget met exactly stays
+        met exactly)."""
+        while len(inst.nodes) > 1 and any(j.nodes > 1 for j in inst.jobs):
+            plain = [_without(inst, gone, False) for gone in inst.nodes]
+            cheaper = [_without(inst, gone, True) for gone in inst.nodes]
+            got = self.first(plain + cheaper)
+            if got is None:
+                break
+            inst = got[1]
+        return inst
 
     def _parts(self, inst: Instance, kind: str, keep: list[Any]) -> Instance | None:
         if kind == "jobs":
@@ -187,14 +213,20 @@ def simpler_reals(x: float, positive: bool = False) -> list[float]:
 
 
 Field = tuple[str, int, str]
-"""(part, index, key): ``("nodes", 0, "price")``; ``("shift", 0, "")`` moves all times to 0."""
+"""(part, index, key): ``("nodes", 0, "price")``; ``("shift", 0, "")`` moves all times to 0;
+``("money", 0, "")`` divides every price, budget and price cap by one factor."""
+
+FACTORS = (1000, 500, 250, 200, 100, 50, 25, 20, 10, 5, 4, 2)
+"""Factors the money is divided by (largest first): a bug met on budgets in the thousands is
+usually met on the same instance in smaller units, where no single price or budget can shrink
+alone without breaking an equality between them."""
 
 _JOB_KEYS = ("requirements", "min_performance", "release", "deadline", "max_price", "budget",
              "volume", "nodes", "criterion", "priority")  # fmt: skip
 
 
 def _fields(inst: Instance) -> list[Field]:
-    out: list[Field] = [("shift", 0, ""), ("geometry", 0, "")]
+    out: list[Field] = [("shift", 0, ""), ("money", 0, ""), ("geometry", 0, "")]
     out += [("nodes", i, k) for i in range(len(inst.nodes))
             for k in ("performance", "price", "q", "attributes")]  # fmt: skip
     out += [("slots", i, k) for i in range(len(inst.slots)) for k in ("price", "end", "start")]
@@ -232,6 +264,14 @@ def _candidates(inst: Instance, field: Field) -> list[tuple[Any, Instance | None
         return [(lo, _apply(inst, field, lo))] if lo != 0 else []
     if part == "geometry":
         return [("rough", _apply(inst, field, "rough"))] if inst.geometry == "square" else []
+    if part == "money":
+        budgets = [j.budget for j in inst.jobs if j.budget]
+        money = budgets + [x for x in (*(n.price for n in inst.nodes), *(s.price for s in
+                           inst.slots), *(j.max_price for j in inst.jobs)) if x]  # fmt: skip
+        if not money:
+            return []
+        fit = [f for f in FACTORS if all(b % f == 0 for b in budgets)]
+        return [(f, _apply(inst, field, f)) for f in fit[:3]]
     return [(v, _apply(inst, field, v)) for v in _values(getattr(inst, part)[i], key)]
 
 
@@ -248,11 +288,53 @@ def _apply(inst: Instance, field: Field, value: Any) -> Instance | None:
         return make(nodes, moved, [_shift_job(j, -value) for j in jobs], inst)
     if part == "geometry":
         return make(nodes, slots, jobs, inst, value)
+    if part == "money":
+        return _divided(inst, value)
     parts = {"nodes": nodes, "slots": slots, "jobs": jobs}
     if i >= len(parts[part]):
         return None
     try:
         parts[part][i] = dataclasses.replace(parts[part][i], **{key: value})
+    except (DataError, ValueError):
+        return None
+    return make(nodes, slots, jobs, inst)
+
+
+def _without(inst: Instance, gone: Node, cheaper: bool) -> Instance | None:
+    """Return ``inst`` without node ``gone`` and one task fewer for every job of n > 1; with
+    ``cheaper``, those jobs' budgets S (a cap's floor(C·V·n) becoming a budget) also lose the
+    cost of a task on ``gone`` (None when that changes nothing or leaves a negative budget)."""
+    jobs = []
+    for j in inst.jobs:
+        if j.nodes == 1:
+            jobs.append(j)
+            continue
+        budget, cap = j.budget, j.max_price
+        if cheaper and j.effective_budget is not None:  # a cap's S = floor(C·V·n) as a budget
+            budget = j.effective_budget - cost(gone.price, duration(j.volume, gone.performance))
+            cap = None
+            if budget < 0:
+                return None
+        jobs.append(dataclasses.replace(j, nodes=j.nodes - 1, budget=budget, max_price=cap))
+    if cheaper and all(j.effective_budget is None for j in inst.jobs):
+        return None
+    return make([n for n in inst.nodes if n.id != gone.id],
+                [s for s in inst.slots if s.node != gone.id], jobs, inst)  # fmt: skip
+
+
+def _divided(inst: Instance, factor: int) -> Instance | None:
+    """Return ``inst`` with every price, price cap and budget divided by ``factor`` (reals as
+    the decimals they are written as), or None when that makes it invalid."""
+
+    def cut(x: float | None) -> float | None:
+        return None if x is None else float(Fraction(repr(float(x))) / factor)
+
+    try:
+        nodes = [dataclasses.replace(n, price=cut(n.price)) for n in inst.nodes]
+        slots = [dataclasses.replace(s, price=cut(s.price)) for s in inst.slots]
+        jobs = [dataclasses.replace(j, max_price=cut(j.max_price),
+                                    budget=None if j.budget is None else j.budget // factor)
+                for j in inst.jobs]  # fmt: skip
     except (DataError, ValueError):
         return None
     return make(nodes, slots, jobs, inst)
