@@ -19,7 +19,6 @@ from collections.abc import Callable
 
 from instances.errors import DataError
 from instances.workload import Workload
-from instances.workload_io import perfect_estimates
 from planner.cluster.cluster import Cluster, InvariantError
 from planner.cluster.durations import cached_tables, durations
 from planner.cluster.policies import POLICIES, Policy
@@ -30,45 +29,16 @@ ESTIMATES = ("requested", "actual")
 PROGRESS_EVERY = 100
 """Finished jobs between two calls of ``simulate``'s progress callback."""
 
-Spans = tuple[tuple[int, int], ...]
-"""CPU numbers as sorted, disjoint, non-adjacent inclusive ranges ``((lo, hi), ...)``."""
-
-
-def take(free: list[tuple[int, int]], k: int) -> tuple[Spans, list[tuple[int, int]]]:
-    """Return (the ``k`` lowest-numbered CPUs of ``free``, the rest), both as ranges.
-
-    Work is proportional to the number of ranges, never to the CPU count.
-    """
-    taken: list[tuple[int, int]] = []
-    i = 0
-    while k > 0:
-        lo, hi = free[i]
-        size = hi - lo + 1
-        if size > k:
-            taken.append((lo, lo + k - 1))
-            return tuple(taken), [(lo + k, hi), *free[i + 1 :]]
-        taken.append((lo, hi))
-        k -= size
-        i += 1
-    return tuple(taken), free[i:]
-
-
-def give(free: list[tuple[int, int]], back: Spans) -> list[tuple[int, int]]:
-    """Return ``free`` with the ranges ``back`` added, merged into disjoint ranges."""
-    out: list[tuple[int, int]] = []
-    for lo, hi in sorted([*free, *back]):
-        if out and lo <= out[-1][1] + 1:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return out
-
 
 def apply_estimates(workload: Workload, estimates: str) -> Workload:
     """Return ``workload`` with e_j = w_j for every job when ``estimates`` is ``actual``."""
     if estimates not in ESTIMATES:
         raise DataError("estimates", f"must be one of {', '.join(ESTIMATES)}")
-    return workload if estimates == "requested" else perfect_estimates(workload)
+    if estimates == "requested":
+        return workload
+    from instances.workload_io import perfect_estimates
+
+    return perfect_estimates(workload)
 
 
 def simulate(
@@ -105,9 +75,11 @@ def simulate(
 
     Notes
     -----
-    The replay's ``scheduler_seconds`` is the CPU time spent in the policy's
-    ``submit`` and ``schedule`` calls (Klusáček & Rudová 2008, "average
-    algorithm runtime"); ``complete`` callbacks only record and are not timed.
+    The replay's ``scheduler_seconds`` is the CPU time of the whole event loop
+    (the policy's passes and the engine's event handling), read from the clock
+    once before and once after it, so that no clock read costs time at each
+    event. It stands for Klusáček & Rudová 2008's "average algorithm runtime"
+    when divided by the jobs.
     """
     if isinstance(policy, str):
         if policy not in POLICIES:
@@ -115,71 +87,83 @@ def simulate(
         policy = POLICIES[policy]
     workload = apply_estimates(workload, estimates)
     planned, actual = durations(workload)
-    cluster = Cluster(workload, planned, actual)
+    cluster = Cluster(workload, planned, actual, running=getattr(policy, "needs_running", True))
     tables = cached_tables(planned)
     pol = policy(cluster, log=log, **options)
     jobs = workload.jobs
     n = len(jobs)
     submit = [j.submit for j in jobs]
-    offsets = workload.cpu_offsets()
-    free_cpus = [[(o, o + m.cpus - 1)] for o, m in zip(offsets, workload.machines, strict=True)]
-    alloc: list[Spans] = [() for _ in range(n)]
-    ends: list[tuple[int, int]] = []  # heap of (actual end, job)
-    running, finish = cluster.running, cluster.finish
-    clock = time.process_time
+    cpus, free, running, machine = cluster.cpus, cluster.free, cluster.running, cluster.machine
+    planned_end, finish, ends = cluster.planned_end, cluster.finish, cluster.ends
+    events, tracks = cluster.events, cluster.tracks_running
+    heappop = heapq.heappop
+    notify = pol.complete if type(pol).complete is not Policy.complete else None
+    wakes = type(pol).wakeup is not Policy.wakeup
+    schedule, queue = pol.schedule, pol.submit
     done = 0
+    report = PROGRESS_EVERY if progress is not None else n + 1
 
-    def complete(job: int) -> None:
+    def ended_at_start(job: int) -> None:  # a job of actual duration 0
         nonlocal done
-        m = cluster.machine[job]
-        cluster.free[m] += cluster.cpus[job]
-        cluster.idle += cluster.cpus[job]
-        lst = running[m]
-        del lst[bisect_left(lst, (cluster.planned_end[job], job))]
-        free_cpus[m] = give(free_cpus[m], alloc[job])
-        finish[job] = cluster.now
-        for table in tables:
-            table.forget(job)
         done += 1
-        if progress is not None and done % PROGRESS_EVERY == 0:
-            progress(done)
-        pol.complete(job)
+        if tables:
+            for table in tables:
+                table.forget(job)
+        if notify is not None:
+            notify(job)
 
-    def on_start(job: int, m: int, end: int) -> None:
-        if cluster.now < submit[job]:
-            raise InvariantError(f"job {jobs[job].id} starts at {cluster.now} before its submit")
-        alloc[job], free_cpus[m] = take(free_cpus[m], cluster.cpus[job])
-        if end == cluster.now:
-            complete(job)
-        else:
-            heapq.heappush(ends, (end, job))
-
-    cluster._on_start = on_start
-    nxt = instants = 0
+    cluster._ended_at_start = ended_at_start
+    nxt = instants = now = 0
     never = float("inf")
-    spent = 0.0
+    began = time.process_time()
     while done < n:
-        wake = pol.wakeup()
-        now = min(ends[0][0] if ends else never, submit[nxt] if nxt < n else never,
-                  never if wake is None else wake)  # fmt: skip
-        if now == never:
+        while done >= report:
+            progress(report)  # type: ignore[misc]
+            report += PROGRESS_EVERY
+        if ends:
+            t = ends[0][0]
+            if nxt < n and submit[nxt] < t:
+                t = submit[nxt]
+        else:
+            t = submit[nxt] if nxt < n else never
+        if wakes:
+            wake = pol.wakeup()
+            if wake is not None and wake < t:
+                t = wake
+        if t == never:
             waiting = [jobs[j].id for j in range(n) if cluster.start_time[j] < 0][:3]
             raise InvariantError(f"policy {pol.name} left jobs waiting for ever: {waiting}")
-        if now < cluster.now:
-            raise InvariantError(f"time went back from {cluster.now} to {now}")
-        cluster.now = now
+        if t < now:
+            raise InvariantError(f"time went back from {now} to {t}")
+        cluster.now = now = t
         instants += 1
         while ends and ends[0][0] == now:
-            complete(heapq.heappop(ends)[1])
-        t0 = clock()
+            job = heappop(ends)[1]
+            m, need = machine[job], cpus[job]
+            free[m] += need
+            cluster.idle += need
+            if tracks:
+                lst = running[m]
+                del lst[bisect_left(lst, (planned_end[job], job))]
+            events.append(~job)
+            finish[job] = now
+            if tables:
+                for table in tables:
+                    table.forget(job)
+            done += 1
+            if notify is not None:
+                notify(job)
         while nxt < n and submit[nxt] == now:
             nxt += 1
             cluster.submitted = nxt
-            pol.submit(nxt - 1)
-        pol.schedule()
-        spent += clock() - t0
+            queue(nxt - 1)
+        schedule()
+    spent = time.process_time() - began
+    while done >= report:
+        progress(report)  # type: ignore[misc]
+        report += PROGRESS_EVERY
     return Replay(
         workload=workload, policy=pol.name, start=list(cluster.start_time),
-        machine=list(cluster.machine), finish=list(finish), alloc=alloc,
+        machine=list(machine), finish=list(finish), events=events,
         scheduler_seconds=spent, instants=instants,
     )  # fmt: skip

@@ -45,6 +45,8 @@ class Policy:
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    needs_running: ClassVar[bool] = True
+    """Whether the policy reads ``cluster.running`` (False: the engine does not keep it)."""
 
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
         self.cluster = cluster

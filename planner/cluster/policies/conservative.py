@@ -29,6 +29,7 @@ class Conservative(Policy):
 
     name = "conservative"
     summary = "conservative backfilling: every job reserved at submission, compressed, never later"
+    needs_running = False
 
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
         super().__init__(cluster, log=log)

@@ -64,20 +64,29 @@ class Easy(Policy):
     def schedule(self) -> None:
         """FCFS, then the head's reservation, then one backfilling scan."""
         cluster, queue = self.cluster, self.queue
-        h = self.head
-        while h < len(queue):
-            m = cluster.fits_now(queue[h])
-            if m < 0:
-                break
-            cluster.start(queue[h], m)
-            h += 1
+        h, n = self.head, len(queue)
+        if h >= n:
+            return
+        cpus, free, start = cluster.cpus, cluster.free, cluster.start
+        if len(free) == 1:  # one machine (an SWF log): no machine to choose
+            while h < n and cpus[queue[h]] <= free[0]:
+                start(queue[h], 0)
+                h += 1
+        else:
+            while h < n:
+                m = cluster.fits_now(queue[h])
+                if m < 0:
+                    break
+                start(queue[h], m)
+                h += 1
         if h > 256:
             del queue[:h]
+            n -= h
             h = 0
         self.head = h
-        if h >= len(queue):
+        if h >= n:
             return
-        if self.log is None and (h + 1 == len(queue) or not cluster.idle):
+        if self.log is None and (h + 1 == n or not cluster.idle):
             return
         head = queue[h]
         t_shadow, hm, extra = shadow(cluster, head)
@@ -89,23 +98,39 @@ class Easy(Policy):
     def _backfill(self, first: int, t_shadow: int, hm: int, extra: int) -> None:
         cluster, queue = self.cluster, self.queue
         free, cpus, planned, now = cluster.free, cluster.cpus, cluster.planned, cluster.now
-        machines = range(len(free))
+        start = cluster.start
         started = []
-        for k in range(first, len(queue)):
-            job = queue[k]
-            need = cpus[job]
-            for m in machines:
-                if free[m] < need:
+        if len(free) == 1:
+            plan = planned[0]
+            for k in range(first, len(queue)):
+                if not free[0]:
+                    break
+                job = queue[k]
+                need = cpus[job]
+                if need > free[0]:
                     continue
-                if m == hm and now + planned[m][job] > t_shadow:
+                if now + plan[job] > t_shadow:
                     if need > extra:
                         continue
                     extra -= need
-                cluster.start(job, m)
+                start(job, 0)
                 started.append(k)
-                break
-            if not cluster.idle:
-                break
-        if started:
-            gone = set(started)
-            self.queue[first:] = [j for k, j in enumerate(queue[first:], first) if k not in gone]
+        else:
+            machines = range(len(free))
+            for k in range(first, len(queue)):
+                if not cluster.idle:
+                    break
+                job = queue[k]
+                need = cpus[job]
+                for m in machines:
+                    if free[m] < need:
+                        continue
+                    if m == hm and now + planned[m][job] > t_shadow:
+                        if need > extra:
+                            continue
+                        extra -= need
+                    start(job, m)
+                    started.append(k)
+                    break
+        for k in reversed(started):
+            del queue[k]
