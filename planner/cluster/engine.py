@@ -114,7 +114,6 @@ def simulate(
 
     cluster._ended_at_start = ended_at_start
     nxt = instants = now = 0
-    never = float("inf")
     began = time.process_time()
     while done < n:
         while done >= report:
@@ -124,13 +123,15 @@ def simulate(
             t = ends[0][0]
             if nxt < n and submit[nxt] < t:
                 t = submit[nxt]
+        elif nxt < n:
+            t = submit[nxt]
         else:
-            t = submit[nxt] if nxt < n else never
+            t = None
         if wakes:
             wake = pol.wakeup()
-            if wake is not None and wake < t:
+            if wake is not None and (t is None or wake < t):
                 t = wake
-        if t == never:
+        if t is None:
             waiting = [jobs[j].id for j in range(n) if cluster.start_time[j] < 0][:3]
             raise InvariantError(f"policy {pol.name} left jobs waiting for ever: {waiting}")
         if t < now:

@@ -56,6 +56,7 @@ class Easy(Policy):
         super().__init__(cluster, log=log)
         self.queue: list[int] = []
         self.head = 0  # queue[:head] have started
+        self.one_machine = len(cluster.capacity) == 1
 
     def submit(self, job: int) -> None:
         """Append ``job`` to the queue."""
@@ -63,22 +64,66 @@ class Easy(Policy):
 
     def schedule(self) -> None:
         """FCFS, then the head's reservation, then one backfilling scan."""
-        cluster, queue = self.cluster, self.queue
+        queue = self.queue
         h, n = self.head, len(queue)
         if h >= n:
             return
+        if not self.one_machine:
+            self._pass(h, n)
+            return
+        # one machine (an SWF log): the same pass with no machine to choose
+        cluster = self.cluster
         cpus, free, start = cluster.cpus, cluster.free, cluster.start
-        if len(free) == 1:  # one machine (an SWF log): no machine to choose
-            while h < n and cpus[queue[h]] <= free[0]:
-                start(queue[h], 0)
-                h += 1
-        else:
-            while h < n:
-                m = cluster.fits_now(queue[h])
-                if m < 0:
-                    break
-                start(queue[h], m)
-                h += 1
+        while h < n and cpus[queue[h]] <= free[0]:
+            start(queue[h], 0)
+            h += 1
+        if h > 256:
+            del queue[:h]
+            n -= h
+            h = 0
+        self.head = h
+        if h >= n or (self.log is None and (h + 1 == n or not free[0])):
+            return
+        head = queue[h]
+        need, avail, t_shadow = cpus[head], free[0], -1  # the head does not fit now
+        for end, job in cluster.running[0]:
+            if t_shadow >= 0 and end > t_shadow:
+                break
+            avail += cpus[job]
+            if t_shadow < 0 and avail >= need:
+                t_shadow = end
+        extra = avail - need
+        now = cluster.now
+        if self.log is not None:
+            self.log.add(now, cluster.workload.jobs[head].id, "easy_head",
+                         cluster.workload.machines[0].id, t_shadow)  # fmt: skip
+        plan = cluster.planned[0]
+        started = []
+        for k in range(h + 1, n):
+            if not free[0]:
+                break
+            job = queue[k]
+            need = cpus[job]
+            if need > free[0]:
+                continue
+            if now + plan[job] > t_shadow:
+                if need > extra:
+                    continue
+                extra -= need
+            start(job, 0)
+            started.append(k)
+        for k in reversed(started):
+            del queue[k]
+
+    def _pass(self, h: int, n: int) -> None:
+        """The pass on several machines: each job on the first machine where it fits."""
+        cluster, queue = self.cluster, self.queue
+        while h < n:
+            m = cluster.fits_now(queue[h])
+            if m < 0:
+                break
+            cluster.start(queue[h], m)
+            h += 1
         if h > 256:
             del queue[:h]
             n -= h
@@ -93,44 +138,23 @@ class Easy(Policy):
         if self.log is not None:
             jobs, machines = cluster.workload.jobs, cluster.workload.machines
             self.log.add(cluster.now, jobs[head].id, "easy_head", machines[hm].id, t_shadow)
-        self._backfill(h + 1, t_shadow, hm, extra)
-
-    def _backfill(self, first: int, t_shadow: int, hm: int, extra: int) -> None:
-        cluster, queue = self.cluster, self.queue
         free, cpus, planned, now = cluster.free, cluster.cpus, cluster.planned, cluster.now
-        start = cluster.start
+        machines = range(len(free))
         started = []
-        if len(free) == 1:
-            plan = planned[0]
-            for k in range(first, len(queue)):
-                if not free[0]:
-                    break
-                job = queue[k]
-                need = cpus[job]
-                if need > free[0]:
+        for k in range(h + 1, n):
+            if not cluster.idle:
+                break
+            job = queue[k]
+            need = cpus[job]
+            for m in machines:
+                if free[m] < need:
                     continue
-                if now + plan[job] > t_shadow:
+                if m == hm and now + planned[m][job] > t_shadow:
                     if need > extra:
                         continue
                     extra -= need
-                start(job, 0)
+                cluster.start(job, m)
                 started.append(k)
-        else:
-            machines = range(len(free))
-            for k in range(first, len(queue)):
-                if not cluster.idle:
-                    break
-                job = queue[k]
-                need = cpus[job]
-                for m in machines:
-                    if free[m] < need:
-                        continue
-                    if m == hm and now + planned[m][job] > t_shadow:
-                        if need > extra:
-                            continue
-                        extra -= need
-                    start(job, m)
-                    started.append(k)
-                    break
+                break
         for k in reversed(started):
             del queue[k]
