@@ -182,6 +182,8 @@ def policy_options(policy: str, items: list[str]) -> dict[str, Any]:
     Numbers are ASCII decimals (no ``1_000``, no other digits, no ``inf`` or
     ``nan``); ranges are each policy's own check (:mod:`planner.cluster.policies.options`).
     """
+    if not items:
+        return {}
     import inspect
 
     from planner.cluster import POLICIES

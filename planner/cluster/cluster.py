@@ -78,13 +78,38 @@ def allocate(workload: Workload, machine: list[int], events: list[int]) -> list[
     """
     free = [[(o, o + m.cpus - 1)] for o, m in
             zip(workload.cpu_offsets(), workload.machines, strict=True)]  # fmt: skip
-    cpus = [j.cpus for j in workload.jobs]
+    cpus = workload.columns.cpus
     alloc: list[Spans] = [()] * len(cpus)
-    for e in events:
+    for e in events:  # take() and give() inline for one range, the common case
         if e >= 0:
-            alloc[e] = take(free[machine[e]], cpus[e])
+            fr, k = free[machine[e]], cpus[e]
+            lo, hi = fr[0]
+            if hi - lo >= k:
+                if hi - lo == k - 1:
+                    del fr[0]
+                else:
+                    fr[0] = (lo + k, hi)
+                alloc[e] = ((lo, lo + k - 1),)
+            else:
+                alloc[e] = take(fr, k)
+            continue
+        e = ~e
+        spans, fr = alloc[e], free[machine[e]]
+        if len(spans) > 1 or not fr:
+            give(fr, spans)
+            continue
+        lo, hi = spans[0]
+        i = bisect_left(fr, (lo,))
+        if i and fr[i - 1][1] + 1 == lo:
+            if i < len(fr) and fr[i][0] == hi + 1:
+                fr[i - 1] = (fr[i - 1][0], fr[i][1])
+                del fr[i]
+            else:
+                fr[i - 1] = (fr[i - 1][0], hi)
+        elif i < len(fr) and fr[i][0] == hi + 1:
+            fr[i] = (lo, fr[i][1])
         else:
-            give(free[machine[~e]], alloc[~e])
+            fr.insert(i, (lo, hi))
     return alloc
 
 
@@ -118,7 +143,7 @@ class Cluster:
                  actual: list[list[int]], *, running: bool = True) -> None:  # fmt: skip
         n = len(workload.jobs)
         self.workload = workload
-        self.cpus = [j.cpus for j in workload.jobs]
+        self.cpus = workload.columns.cpus
         self.capacity = [m.cpus for m in workload.machines]
         self.free = list(self.capacity)
         self.idle = sum(self.capacity)

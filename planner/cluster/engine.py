@@ -92,7 +92,7 @@ def simulate(
     pol = policy(cluster, log=log, **options)
     jobs = workload.jobs
     n = len(jobs)
-    submit = [j.submit for j in jobs]
+    submit = workload.columns.submit
     cpus, free, running, machine = cluster.cpus, cluster.free, cluster.running, cluster.machine
     planned_end, finish, ends = cluster.planned_end, cluster.finish, cluster.ends
     events, tracks = cluster.events, cluster.tracks_running

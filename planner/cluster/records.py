@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from operator import sub
+from itertools import repeat
+from operator import gt, mul, sub, truediv
 from typing import Any
 
 from instances.workload import Workload
@@ -189,29 +190,29 @@ class Columns:
         Quotients divide floats as numpy did before (``float(response) / duration``:
         the response rounded to a double first), so the outputs keep their bytes.
         """
-        jobs = replay.workload.jobs
-        submit = [j.submit for j in jobs]
-        cpus = [j.cpus for j in jobs]
-        requested = [j.requested for j in jobs]
-        deadline = [j.deadline for j in jobs]
+        wc = replay.workload.columns
+        submit, cpus, requested, deadline = wc.submit, wc.cpus, wc.requested, wc.deadline
         start, finish = replay.start, replay.finish
         duration = list(map(sub, finish, start))
         response = list(map(sub, finish, submit))
-        busy = [c * d for c, d in zip(cpus, duration, strict=True)]
+        busy = list(map(mul, cpus, duration))
         speeds = [m.speed for m in replay.workload.machines]
         if all(s == 1.0 for s in speeds):
-            weighted = [float(b) for b in busy]
+            weighted = list(map(float, busy))
         else:
-            weighted = [b * speeds[m] for b, m in zip(busy, replay.machine, strict=True)]
+            weighted = list(map(mul, busy, map(speeds.__getitem__, replay.machine)))
+        floated = list(map(float, response))
+        if all(d is None for d in deadline):
+            delayed = [False] * len(deadline)
+        else:
+            delayed = [d is not None and f > d for d, f in zip(deadline, finish, strict=True)]
         return Columns(
-            submit, cpus, requested,
-            [j.work > e for j, e in zip(jobs, requested, strict=True)],
-            deadline, duration, list(map(sub, start, submit)), response,
-            [float(r) / (d or 1) for r, d in zip(response, duration, strict=True)],
-            [max(1.0, float(r) / (d if d > BSLD_THRESHOLD else BSLD_THRESHOLD))
-             for r, d in zip(response, duration, strict=True)],
-            [d is not None and f > d for d, f in zip(deadline, finish, strict=True)],
-            busy, weighted,
+            submit, cpus, requested, list(map(gt, wc.work, requested)), deadline, duration,
+            list(map(sub, start, submit)), response,
+            list(map(truediv, floated, map(max, duration, repeat(1)))),
+            list(map(max, repeat(1.0), map(truediv, floated,
+                                            map(max, duration, repeat(BSLD_THRESHOLD))))),
+            delayed, busy, weighted,
         )  # fmt: skip
 
 
