@@ -216,7 +216,7 @@ def split_header(data: bytes) -> tuple[dict[str, str], bytes] | None:
     line break, or any other byte is not an ASCII digit, sign, point, space, tab
     or line break (the line-by-line reader then judges the file).
     """
-    if data.count(b"\r") != data.count(b"\r\n"):
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
         return None  # a lone carriage return is a line break of its own
     header: dict[str, str] = {}
     parts: list[bytes] = []

@@ -123,10 +123,10 @@ def _columns(body: bytes) -> list[list[int]] | None:
         return None
     if body and not body.endswith(b"\n"):
         body += b"\n"
-    tokens = body.replace(b"\n", b" ; ").split()  # ';' ends each line (none is left in body)
-    if not _rows_of(tokens):
-        tokens = _BLANK_LINES.sub(b"", b"\n" + body).replace(b"\n", b" ; ").split()
-        if not _rows_of(tokens):
+    tokens = _tokens(body)
+    if tokens is None:
+        tokens = _tokens(_BLANK_LINES.sub(b"", body))
+        if tokens is None:
             return None
     del tokens[FIELDS :: FIELDS + 1]
     try:
@@ -150,11 +150,14 @@ def _numbers(body: bytes) -> bool:
     return b"." not in body or _BAD_POINT.search(body) is None
 
 
-def _rows_of(tokens: list[bytes]) -> bool:
-    """Return True when every line (ended by a ';' token) holds exactly 18 tokens."""
-    lines = len(tokens) // (FIELDS + 1)
-    return (len(tokens) % (FIELDS + 1) == 0 and tokens.count(b";") == lines
-            and tokens[FIELDS :: FIELDS + 1].count(b";") == lines)  # fmt: skip
+def _tokens(body: bytes) -> list[bytes] | None:
+    """Return the words of ``body``, each line's followed by a ``;``, when every line
+    holds exactly 18 (``body`` ends with a line break and holds no ``;``)."""
+    tokens = body.replace(b"\n", b" ; ").split()
+    lines = body.count(b"\n")  # one ';' per line: if every 19th word is one, all lines hold 18
+    if len(tokens) != lines * (FIELDS + 1) or tokens[FIELDS :: FIELDS + 1].count(b";") != lines:
+        return None
+    return tokens
 
 
 def _mapped(columns: list[list[int]], widest: int) -> tuple[list[int], ...] | tuple:
