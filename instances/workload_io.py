@@ -188,10 +188,8 @@ def perfect_estimates(workload: Workload) -> Workload:
     The jobs were checked when ``workload`` was built and e_j = w_j keeps them
     valid, so they are rebuilt without per-job checks (the horizon is checked).
     """
-    c = workload.columns
-    rebuilt = trusted_jobs(c.id, c.submit, c.cpus, c.work, c.work, c.deadline)
-    columns = c._replace(requested=c.work)
-    return trusted_workload(workload.machines, rebuilt, workload.name, workload.dropped, columns)
+    columns = workload.columns._replace(requested=workload.columns.work)
+    return trusted_workload(workload.machines, None, workload.name, workload.dropped, columns)
 
 
 def workload_to_dict(workload: Workload) -> dict[str, Any]:

@@ -28,7 +28,6 @@ from instances.workload import (
     JobColumns,
     Machine,
     Workload,
-    trusted_jobs,
     trusted_workload,
 )  # fmt: skip
 
@@ -110,10 +109,9 @@ def plain_workload(name: str, data: bytes,
         number, submit, cpus, run, estimate = ([col[i] for i in order]
                                                for col in (number, submit, cpus, run, estimate))
     ids = list(map(str, number))
-    jobs = trusted_jobs(ids, submit, cpus, run, estimate)
     counts = tuple((DROP_REASONS[r], c) for r, c in sorted(Counter(reasons.values()).items()))
     columns = JobColumns(ids, submit, cpus, run, estimate, [None] * len(ids))
-    return trusted_workload(machines, jobs, _printable(os.path.basename(name)), counts, columns)
+    return trusted_workload(machines, None, _printable(os.path.basename(name)), counts, columns)
 
 
 def _columns(body: bytes) -> list[list[int]] | None:

@@ -101,14 +101,15 @@ def _run(args: argparse.Namespace) -> int:
     with phase(f"reading {Path(args.workload).name}"):
         workload = read_workload(args.workload, machines=args.machines, estimates=args.estimates)
     log = ReservationLog() if args.reservations else None
-    with Progress(len(workload.jobs), label=f"replaying under {args.policy}: jobs") as bar:
+    n = len(workload.columns.id)
+    with Progress(n, label=f"replaying under {args.policy}: jobs") as bar:
         try:
             replay = simulate(workload, args.policy, log=log, progress=bar.update, **options)
         except ValueError as err:
             if not options:
                 raise
             raise UsageError(f"planner simulate: {err}") from None
-        bar.update(len(workload.jobs))
+        bar.update(n)
     written = []
     if args.output:
         with phase(f"writing {args.output}"):

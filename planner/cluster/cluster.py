@@ -141,7 +141,7 @@ class Cluster:
 
     def __init__(self, workload: Workload, planned: list[list[int]],
                  actual: list[list[int]], *, running: bool = True) -> None:  # fmt: skip
-        n = len(workload.jobs)
+        n = len(workload.columns.id)
         self.workload = workload
         self.cpus = workload.columns.cpus
         self.capacity = [m.cpus for m in workload.machines]
@@ -185,10 +185,10 @@ class Cluster:
         """
         now, need = self.now, self.cpus[job]
         if job >= self.submitted or self.start_time[job] >= 0:
-            raise InvariantError(f"job {self.workload.jobs[job].id} is not waiting at {now}")
+            raise InvariantError(f"job {self.workload.columns.id[job]} is not waiting at {now}")
         if self.free[m] < need:
             raise InvariantError(
-                f"job {self.workload.jobs[job].id} needs {need} CPUs on machine "
+                f"job {self.workload.columns.id[job]} needs {need} CPUs on machine "
                 f"{self.workload.machines[m].id} at {now}, {self.free[m]} free"
             )
         self.start_time[job] = now

@@ -90,8 +90,7 @@ def simulate(
     cluster = Cluster(workload, planned, actual, running=getattr(policy, "needs_running", True))
     tables = cached_tables(planned)
     pol = policy(cluster, log=log, **options)
-    jobs = workload.jobs
-    n = len(jobs)
+    n = len(workload.columns.id)
     submit = workload.columns.submit
     cpus, free, running, machine = cluster.cpus, cluster.free, cluster.running, cluster.machine
     planned_end, finish, ends = cluster.planned_end, cluster.finish, cluster.ends
@@ -132,7 +131,7 @@ def simulate(
             if wake is not None and (t is None or wake < t):
                 t = wake
         if t is None:
-            waiting = [jobs[j].id for j in range(n) if cluster.start_time[j] < 0][:3]
+            waiting = [workload.columns.id[j] for j in range(n) if cluster.start_time[j] < 0][:3]
             raise InvariantError(f"policy {pol.name} left jobs waiting for ever: {waiting}")
         if t < now:
             raise InvariantError(f"time went back from {now} to {t}")

@@ -62,7 +62,7 @@ class Conservative(Policy):
         heapq.heappush(self.due, (t, job))
         if self.log is not None:
             cluster = self.cluster
-            self.log.add(cluster.now, cluster.workload.jobs[job].id, "conservative",
+            self.log.add(cluster.now, cluster.workload.columns.id[job], "conservative",
                          cluster.workload.machines[m].id, t)  # fmt: skip
 
     def _compress(self) -> None:
@@ -96,7 +96,7 @@ class Conservative(Policy):
             waiting[job] = (best_t, best_m)
             heapq.heappush(self.due, (best_t, job))
             if self.log is not None:
-                self.log.add(now, cluster.workload.jobs[job].id, "conservative",
+                self.log.add(now, cluster.workload.columns.id[job], "conservative",
                              cluster.workload.machines[best_m].id, best_t)  # fmt: skip
         self.dirty = False
 

@@ -112,7 +112,7 @@ class Easy(Policy):
             extra, first = avail - need, h + 1
         now = cluster.now
         if self.log is not None:
-            self.log.add(now, cluster.workload.jobs[head].id, "easy_head",
+            self.log.add(now, cluster.workload.columns.id[head], "easy_head",
                          cluster.workload.machines[0].id, t_shadow)  # fmt: skip
         plan = cluster.planned[0]
         started, idle = [], free[0]
@@ -156,8 +156,8 @@ class Easy(Policy):
         head = queue[h]
         t_shadow, hm, extra = shadow(cluster, head)
         if self.log is not None:
-            jobs, machines = cluster.workload.jobs, cluster.workload.machines
-            self.log.add(cluster.now, jobs[head].id, "easy_head", machines[hm].id, t_shadow)
+            ids, machines = cluster.workload.columns.id, cluster.workload.machines
+            self.log.add(cluster.now, ids[head], "easy_head", machines[hm].id, t_shadow)
         free, cpus, planned, now = cluster.free, cluster.cpus, cluster.planned, cluster.now
         machines = range(len(free))
         started = []
