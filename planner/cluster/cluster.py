@@ -10,8 +10,8 @@ policy cannot produce an infeasible schedule silently.
 
 from __future__ import annotations
 
-import heapq
 from bisect import bisect_left, insort
+from heapq import heappush
 from collections.abc import Callable
 
 from instances.workload import Workload
@@ -198,7 +198,7 @@ class Cluster:
         if run:
             self.free[m] -= need
             self.idle -= need
-            heapq.heappush(self.ends, (now + run, job))
+            heappush(self.ends, (now + run, job))
             if self.tracks_running:
                 planned_end = self.planned_end[job] = now + self.planned[m][job]
                 insort(self.running[m], (planned_end, job))

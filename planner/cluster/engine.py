@@ -113,24 +113,21 @@ def simulate(
 
     cluster._ended_at_start = ended_at_start
     nxt = instants = now = 0
+    later = 1 << 63  # after every instant (they are below 2^62)
+    next_submit = submit[0] if n else later
     began = time.process_time()
     while done < n:
         while done >= report:
             progress(report)  # type: ignore[misc]
             report += PROGRESS_EVERY
-        if ends:
-            t = ends[0][0]
-            if nxt < n and submit[nxt] < t:
-                t = submit[nxt]
-        elif nxt < n:
-            t = submit[nxt]
-        else:
-            t = None
+        t = ends[0][0] if ends else later
+        if next_submit < t:
+            t = next_submit
         if wakes:
             wake = pol.wakeup()
-            if wake is not None and (t is None or wake < t):
+            if wake is not None and wake < t:
                 t = wake
-        if t is None:
+        if t == later:
             waiting = [workload.columns.id[j] for j in range(n) if cluster.start_time[j] < 0][:3]
             raise InvariantError(f"policy {pol.name} left jobs waiting for ever: {waiting}")
         if t < now:
@@ -153,10 +150,11 @@ def simulate(
             done += 1
             if notify is not None:
                 notify(job)
-        while nxt < n and submit[nxt] == now:
+        while next_submit == now:
+            cluster.submitted = nxt + 1
+            queue(nxt)
             nxt += 1
-            cluster.submitted = nxt
-            queue(nxt - 1)
+            next_submit = submit[nxt] if nxt < n else later
         schedule()
     spent = time.process_time() - began
     while done >= report:
