@@ -11,8 +11,8 @@ policy cannot produce an infeasible schedule silently.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from heapq import heappush
 from collections.abc import Callable
+from heapq import heappush
 
 from instances.workload import Workload
 
