@@ -208,13 +208,14 @@ def _header_line(header: dict[str, str], line: str) -> None:
         header.setdefault(key.strip(), value.strip())
 
 
-def split_header(data: bytes) -> tuple[dict[str, str], bytes] | None:
+def split_header(data: bytes, *, plain: bool = True) -> tuple[dict[str, str], bytes] | None:
     """Return (the header, the record lines) of a log whose records are plain ASCII numbers.
 
     Comment lines (``;`` after blanks only) fill the header and are cut out of the
     text; None when a ``;`` is inside a record, a carriage return is not part of a
     line break, or any other byte is not an ASCII digit, sign, point, space, tab
-    or line break (the line-by-line reader then judges the file).
+    or line break (the line-by-line reader then judges the file). ``plain``
+    False leaves that last check to the caller.
     """
     if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
         return None  # a lone carriage return is a line break of its own
@@ -234,7 +235,7 @@ def split_header(data: bytes) -> tuple[dict[str, str], bytes] | None:
         semi = data.find(b";", end)
     parts.append(data[done:])
     body = b"".join(parts)
-    if body.translate(None, _BULK_BYTES):
+    if plain and body.translate(None, _BULK_BYTES):
         return None
     return header, body
 

@@ -40,7 +40,9 @@ _LONGEST = 300
 _BAD_POINT = re.compile(rb"\.[0-9]*\.|(?<![0-9])\.(?![0-9])")
 """Two points in one number, or a point with no digit beside it."""
 _BLANK_LINES = re.compile(rb"\n[ \t\r]*(?=\n)")
-_SHAPE = bytes.maketrans(b"0123456789.+-\t\r\n", b"00000000000--   ")
+_SHAPE = bytes(ord("0") if chr(b) in "0123456789." else ord("-") if chr(b) in "+-" else
+               ord(" ") if chr(b) in " \t\r\n" else ord("x") for b in range(256))  # fmt: skip
+"""Each byte's class: digit or point 0, sign -, blank space, anything else x."""
 
 
 def read_swf_workload(path: str | os.PathLike[str],
@@ -91,7 +93,7 @@ def plain_workload(name: str, data: bytes,
     from instances.traces.swf import split_header
     from instances.traces.swf_workload import DROP_REASONS, _printable, header_machines
 
-    split = split_header(data)
+    split = split_header(data, plain=False)  # _numbers checks the bytes
     if split is None:
         return None
     header, body = split
@@ -137,10 +139,12 @@ def _columns(body: bytes) -> list[list[int]] | None:
 
 
 def _numbers(body: bytes) -> bool:
-    """Return True when every word of ``body`` (ASCII digits, signs, points and blanks only,
-    as :func:`~instances.traces.swf.split_header` leaves it) is a decimal number of at most
-    300 characters: an optional sign, then digits with at most one point among them."""
-    shape = body.translate(_SHAPE)  # digit or point -> 0, sign -> -, blank -> space
+    """Return True when ``body`` holds ASCII digits, signs, points, spaces, tabs and line
+    breaks only, and each of its words is a decimal number of fewer than 300 digits: an
+    optional sign, then digits with at most one point among them."""
+    shape = body.translate(_SHAPE)
+    if b"x" in shape:
+        return False  # a byte that is no part of a number nor a blank
     if b"0-" in shape or b"--" in shape or b"- " in shape or shape.endswith(b"-"):
         return False  # a sign inside a number, or a sign without digits
     if b"0" * _LONGEST in shape:
