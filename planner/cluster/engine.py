@@ -6,8 +6,10 @@ one scheduling pass of the policy. A job whose actual duration is 0 needs its
 CPUs free when it starts and frees them at once. A job runs on one machine on
 its lowest-numbered free CPUs (CPUs numbered 0, 1, ... across machines in
 machine order) for ceil(min(w, e) / s) seconds: a job that outlives its
-estimate is killed at it. Free and allocated CPUs are kept as ranges, so a
-machine of 2^31 − 1 CPUs costs what one of 10 does. See ``docs/job-flows.md``.
+estimate is killed at it. The loop records the order of starts and ends; the
+CPUs each job got are worked out from it after the replay, when asked for
+(:func:`planner.cluster.cluster.allocate`), as ranges, so a machine of
+2^31 − 1 CPUs costs what one of 10 does. See ``docs/job-flows.md``.
 """
 
 from __future__ import annotations
