@@ -6,6 +6,7 @@ Usage::
     python benchmarks/bench_cluster.py --accasim     # AccaSim 1.1.3 side by side (if installed)
     python benchmarks/bench_cluster.py --pyss-stats  # EASY metrics as pyss counts them too
     python benchmarks/bench_cluster.py --end-to-end [--baseline DIR]  # the whole command
+    python benchmarks/bench_cluster.py --linearity   # whole-command CPU time against length
 
 Without a TRACE it replays the packaged KTH-SP2 log (28,475 jobs, one
 100-CPU machine). For each trace and policy it prints the machine-independent
@@ -14,14 +15,17 @@ clock of ``--repeat`` replays (reading the trace excluded, timed once
 separately) and jobs per second, and the replay's mean wait and mean bounded
 slowdown. The machine is shared and noisy: compare ratios of one run.
 
-``--end-to-end`` times the whole command instead (a subprocess ``planner
-simulate TRACE --policy P -o jobs.csv``: start-up, reading, replay, writing)
-beside the replay alone, for the three bundled logs and a long synthetic one
-(the KTH-SP2 log concatenated 8 times, job numbers and submit times shifted
-per copy; written to a temporary folder), with the child's CPU seconds and
-the counts (jobs, event instants). ``--baseline DIR`` also times the whole
-command of another checkout (its folder on ``PYTHONPATH``), alternating run
-by run with this one, and prints the ratio.
+``--end-to-end`` times the whole command, ``planner simulate TRACE --policy P
+-o jobs.csv`` (start-up, reading, replay, writing), against the independent
+minimal replay ``benchmarks/yardstick.py`` (read and replay, no write), each in
+a fresh interpreter, alternating, ``--repeat`` times (default 7) after a
+warm-up, for FCFS, EASY and conservative backfilling on KTH-SP2 (or the
+TRACEs given). It prints the counts (jobs, event instants), whether both
+compute the same start for every job, the medians of wall and CPU seconds and
+their ratios, and the load average. ``--baseline DIR`` also times the command
+of another checkout (its folder on ``PYTHONPATH``) in the same alternation.
+``--linearity`` prints the whole command's CPU seconds per job on the first
+quarter, the first half, all of KTH-SP2 and four back-to-back copies.
 
 ``--accasim`` runs AccaSim's EASY backfilling and FIFO on the same SWF file
 (one repeat; AccaSim 1.1.3 needs ``collections.Mapping`` &c. restored on
