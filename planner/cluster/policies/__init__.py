@@ -8,7 +8,7 @@ is imported when its class is first asked for, so a replay loads only its own.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, MutableMapping
 from typing import TYPE_CHECKING
 
 from planner.cluster.policies.base import Policy
@@ -26,26 +26,37 @@ _CLASSES = {"fcfs": "Fcfs", "easy": "Easy", "conservative": "Conservative", "fle
 """Policy name (its module) → class name, in the order the CLI lists them."""
 
 
-class Registry(Mapping[str, type[Policy]]):
-    """Policy name → class; the class's module is imported on first use."""
+class Registry(MutableMapping[str, type[Policy]]):
+    """Policy name → class; a built-in policy's module is imported when its class is first
+    asked for. A class may be added (or replaced) like in a dict."""
+
+    def __init__(self, classes: dict[str, str]) -> None:
+        self._entries: dict[str, str | type[Policy]] = dict(classes)
 
     def __getitem__(self, name: str) -> type[Policy]:
-        if name not in _CLASSES:
-            raise KeyError(name)
-        module = importlib.import_module(f"planner.cluster.policies.{name}")
-        return getattr(module, _CLASSES[name])  # type: ignore[no-any-return]
+        entry = self._entries[name]
+        if isinstance(entry, str):
+            module = importlib.import_module(f"planner.cluster.policies.{name}")
+            entry = self._entries[name] = getattr(module, entry)
+        return entry  # type: ignore[return-value]
+
+    def __setitem__(self, name: str, cls: type[Policy]) -> None:
+        self._entries[name] = cls
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
 
     def __contains__(self, name: object) -> bool:
-        return name in _CLASSES
+        return name in self._entries
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_CLASSES)
+        return iter(self._entries)
 
     def __len__(self) -> int:
-        return len(_CLASSES)
+        return len(self._entries)
 
 
-POLICIES: Mapping[str, type[Policy]] = Registry()
+POLICIES: MutableMapping[str, type[Policy]] = Registry(_CLASSES)
 """Policy name → class, in the order the CLI lists them."""
 
 
