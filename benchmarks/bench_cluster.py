@@ -6,6 +6,7 @@ Usage::
     python benchmarks/bench_cluster.py --accasim     # AccaSim 1.1.3 side by side (if installed)
     python benchmarks/bench_cluster.py --pyss-stats  # EASY metrics as pyss counts them too
     python benchmarks/bench_cluster.py --end-to-end [--baseline DIR]  # the whole command
+    python benchmarks/bench_cluster.py --linearity   # whole-command CPU time against length
 
 Without a TRACE it replays the packaged KTH-SP2 log (28,475 jobs, one
 100-CPU machine). For each trace and policy it prints the machine-independent
@@ -14,14 +15,17 @@ clock of ``--repeat`` replays (reading the trace excluded, timed once
 separately) and jobs per second, and the replay's mean wait and mean bounded
 slowdown. The machine is shared and noisy: compare ratios of one run.
 
-``--end-to-end`` times the whole command instead (a subprocess ``planner
-simulate TRACE --policy P -o jobs.csv``: start-up, reading, replay, writing)
-beside the replay alone, for the three bundled logs and a long synthetic one
-(the KTH-SP2 log concatenated 8 times, job numbers and submit times shifted
-per copy; written to a temporary folder), with the child's CPU seconds and
-the counts (jobs, event instants). ``--baseline DIR`` also times the whole
-command of another checkout (its folder on ``PYTHONPATH``), alternating run
-by run with this one, and prints the ratio.
+``--end-to-end`` times the whole command, ``planner simulate TRACE --policy P
+-o jobs.csv`` (start-up, reading, replay, writing), against the independent
+minimal replay ``benchmarks/yardstick.py`` (read and replay, no write), each in
+a fresh interpreter, alternating, ``--repeat`` times (default 7) after a
+warm-up, for FCFS, EASY and conservative backfilling on KTH-SP2 (or the
+TRACEs given). It prints the counts (jobs, event instants), whether both
+compute the same start for every job, the medians of wall and CPU seconds and
+their ratios, and the load average. ``--baseline DIR`` also times the command
+of another checkout (its folder on ``PYTHONPATH``) in the same alternation.
+``--linearity`` prints the whole command's CPU seconds per job on the first
+quarter, the first half, all of KTH-SP2 and four back-to-back copies.
 
 ``--accasim`` runs AccaSim's EASY backfilling and FIFO on the same SWF file
 (one repeat; AccaSim 1.1.3 needs ``collections.Mapping`` &c. restored on
@@ -49,12 +53,8 @@ from planner.cluster import POLICIES, ReservationLog, simulate
 ROOT = Path(__file__).parents[1]
 BUNDLED = ROOT / "instances" / "data" / "traces"
 KTH = BUNDLED / "KTH-SP2-1996-2.1-cln.swf.gz"
-END_TO_END = (
-    ("KTH-SP2-1996-2.1-cln.swf.gz", None),
-    ("NASA-iPSC-1993-3.1-cln.swf.gz", None),
-    ("hpc2n-alea.swf.gz", "hpc2n-alea.swf.machines"),
-)
-"""The bundled logs of the end-to-end table, with their machines file."""
+YARDSTICK = Path(__file__).parent / "yardstick.py"
+"""The independent minimal replay the whole command is compared with."""
 
 
 def replay(workload: Any, policy: str, repeat: int, clock: Any = time.perf_counter
@@ -143,8 +143,9 @@ def accasim(trace: Path, cpus: int, policy: str) -> tuple[float, int, float, flo
     return seconds, len(waits), statistics.mean(waits), statistics.mean(bslds)
 
 
-def concatenated(trace: Path, copies: int, out: Path) -> Path:
-    """Write ``copies`` back-to-back copies of an SWF log (job numbers, submits shifted)."""
+def concatenated(trace: Path, copies: float, out: Path) -> Path:
+    """Write an SWF log of ``copies`` times ``trace``'s records: back-to-back copies (job numbers
+    and submits shifted per copy), or its first records when ``copies`` < 1."""
     opener = gzip.open if trace.read_bytes()[:2] == b"\x1f\x8b" else open
     with opener(trace, "rt", encoding="ascii") as fh:
         lines = fh.read().splitlines()
@@ -154,60 +155,110 @@ def concatenated(trace: Path, copies: int, out: Path) -> Path:
     span = max(int(f[1]) for f in records) + 1
     with open(out, "w", encoding="ascii") as fh:
         fh.write("\n".join(header) + "\n")
-        for k in range(copies):
+        if copies < 1:
+            for f in records[: round(copies * len(records))]:
+                fh.write(" ".join(f) + "\n")
+            return out
+        for k in range(int(copies)):
             for f in records:
                 fh.write(" ".join([str(int(f[0]) + k * numbers), str(int(f[1]) + k * span),
                                    *f[2:]]) + "\n")  # fmt: skip
     return out
 
 
-def whole_command(argv: list[str], code: Path, out: Path) -> tuple[float, float]:
-    """Run ``planner simulate`` from checkout ``code``; return (wall, CPU) seconds of the child."""
+def timed(argv: list[str], code: Path | None = None) -> tuple[float, float]:
+    """Run ``argv`` (a Python script or module and its arguments) in a fresh interpreter;
+    return (wall, CPU) seconds of the child. ``code``: a checkout put first on PYTHONPATH."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(code)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "planner.cli", "simulate", *argv, "-o", str(out)],
-                   check=True, env=env, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, cwd=code)  # fmt: skip
+    subprocess.run([sys.executable, *argv], check=True, env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, cwd=code or ROOT)  # fmt: skip
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def end_to_end(policies: list[str], repeat: int, baseline: Path | None) -> None:
-    """Print the end-to-end table: whole command, its CPU time and the replay alone."""
-    extra = " baseline (s) | baseline CPU (s) | CPU ratio |" if baseline else ""
-    print("| trace | policy | jobs | instants | whole command (s) | CPU (s) | CPU µs/job "
-          f"| replay alone CPU (s) |{extra}")  # fmt: skip
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-          + (" ---: | ---: | ---: |" if baseline else ""))  # fmt: skip
+def same_starts(trace: Path, policy: str, tmp: Path) -> tuple[int, int, int]:
+    """Return (jobs, event instants, jobs whose start differs) of planner against the yardstick."""
+    import csv
+    import json
+
+    subprocess.run([sys.executable, str(YARDSTICK), str(trace), "--policy", policy, "-o",
+                    str(tmp / "starts.csv")], check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    out = subprocess.run([sys.executable, "-m", "planner.cli", "simulate", str(trace), "--policy",
+                          policy, "-o", str(tmp / "jobs.csv"), "--json"],
+                         check=True, capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    summary = json.loads(out.stdout)
+    with open(tmp / "starts.csv", encoding="ascii") as fh:
+        theirs = {r["job_id"]: r["start"] for r in csv.DictReader(fh)}
+    with open(tmp / "jobs.csv", encoding="utf-8") as fh:
+        ours = {r["job_id"]: r["starting_time"] for r in csv.DictReader(fh)}
+    differ = sum(theirs.get(k) != v for k, v in ours.items()) + len(theirs.keys() - ours.keys())
+    return summary["jobs"], summary["instants"], differ
+
+
+def end_to_end(policies: list[str], repeat: int, baseline: Path | None, traces: list[Path]
+               ) -> None:  # fmt: skip
+    """Print the whole command beside the yardstick, alternating, medians of ``repeat`` runs."""
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    extra = " before (s) | before / planner |" if baseline else ""
+    print("| trace | policy | jobs | instants | same starts | planner (s) | planner CPU (s) "
+          f"| yardstick (s) | yardstick CPU (s) | planner / yardstick | CPU ratio |{extra}")
+    print("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+          + (" ---: | ---: |" if baseline else ""))  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
-        long = concatenated(KTH, 8, Path(tmp) / "KTH-SP2-x8.swf")
-        cases = [(BUNDLED / t, m and BUNDLED / m) for t, m in END_TO_END] + [(long, None)]
-        for trace, machines in cases:
-            workload = read_workload(trace, machines=machines)
-            argv = [str(trace), *(["--machines", str(machines)] if machines else [])]
+        for trace in traces:
             for policy in policies:
-                runs: dict[Path, list[tuple[float, float]]] = {ROOT: [], **(
-                    {baseline: []} if baseline else {})}  # fmt: skip
-                for code in runs:  # warm-up: byte-compile, fill the page cache
-                    whole_command([*argv, "--policy", policy], code, Path(tmp) / "jobs.csv")
-                for _ in range(repeat):
-                    for code, times in runs.items():
-                        times.append(whole_command([*argv, "--policy", policy], code,
-                                                   Path(tmp) / "jobs.csv"))  # fmt: skip
-                rep, alone, _ = replay(workload, policy, repeat, time.process_time)
-                wall = statistics.median(t for t, _ in runs[ROOT])
-                cpu = statistics.median(c for _, c in runs[ROOT])
-                n = len(workload.jobs)
-                row = (f"| {trace.name} | {policy} | {n:,} | {rep.instants:,} | {wall:.2f} | "
-                       f"{cpu:.2f} | {1e6 * cpu / n:.1f} | {alone:.2f} |")  # fmt: skip
+                jobs, instants, differ = same_starts(trace, policy, Path(tmp))
+                commands: dict[str, tuple[list[str], Path | None]] = {
+                    "planner": (["-m", "planner.cli", "simulate", str(trace), "--policy", policy,
+                                 "-o", str(Path(tmp) / "jobs.csv")], None),
+                    "yardstick": ([str(YARDSTICK), str(trace), "--policy", policy], None),
+                }  # fmt: skip
                 if baseline:
-                    base = statistics.median(t for t, _ in runs[baseline])
-                    base_cpu = statistics.median(c for _, c in runs[baseline])
-                    row += f" {base:.2f} | {base_cpu:.2f} | {base_cpu / cpu:.2f}x |"
+                    commands["before"] = (commands["planner"][0], baseline)
+                runs: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
+                for argv, code in commands.values():  # warm-up: byte-compile, page cache
+                    timed(argv, code)
+                for _ in range(repeat):
+                    for name, (argv, code) in commands.items():
+                        runs[name].append(timed(argv, code))
+                wall = {k: statistics.median(w for w, _ in v) for k, v in runs.items()}
+                cpu = {k: statistics.median(c for _, c in v) for k, v in runs.items()}
+                row = (f"| {trace.name} | {policy} | {jobs:,} | {instants:,} | "
+                       f"{'yes' if not differ else f'NO ({differ} differ)'} | "
+                       f"{wall['planner']:.2f} | {cpu['planner']:.2f} | {wall['yardstick']:.2f} | "
+                       f"{cpu['yardstick']:.2f} | {wall['planner'] / wall['yardstick']:.2f} | "
+                       f"{cpu['planner'] / cpu['yardstick']:.2f} |")  # fmt: skip
+                if baseline:
+                    row += f" {wall['before']:.2f} | {wall['before'] / wall['planner']:.2f} |"
                 print(row, flush=True)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def linearity(policies: list[str], repeat: int) -> None:
+    """Print the whole command's CPU seconds per job on 1/4, 1/2, all and 4 times KTH-SP2."""
+    print("| policy | copies of KTH-SP2 | jobs | planner CPU (s) | µs per job "
+          "| yardstick CPU (s) | µs per job |")  # fmt: skip
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    with tempfile.TemporaryDirectory() as tmp:
+        for copies in (0.25, 0.5, 1, 4):
+            trace = concatenated(KTH, copies, Path(tmp) / f"kth-{copies}.swf")
+            for policy in policies:
+                jobs, _, _ = same_starts(trace, policy, Path(tmp))
+                argv = {"planner": ["-m", "planner.cli", "simulate", str(trace), "--policy",
+                                    policy, "-o", str(Path(tmp) / "jobs.csv")],
+                        "yardstick": [str(YARDSTICK), str(trace), "--policy", policy]}  # fmt: skip
+                cpu: dict[str, list[float]] = {k: [] for k in argv}
+                for _ in range(repeat):
+                    for name, a in argv.items():
+                        cpu[name].append(timed(a)[1])
+                ours, theirs = (statistics.median(cpu[k]) for k in ("planner", "yardstick"))
+                print(f"| {policy} | {copies:g} | {jobs:,} | {ours:.2f} | {1e6 * ours / jobs:.1f} "
+                      f"| {theirs:.2f} | {1e6 * theirs / jobs:.1f} |", flush=True)
 
 
 def main() -> None:
@@ -216,7 +267,7 @@ def main() -> None:
     ap.add_argument("traces", nargs="*", type=Path, help="SWF logs (default: packaged KTH-SP2)")
     ap.add_argument("--machines", help="Alea machines file for every trace")
     ap.add_argument("--policies", nargs="+", help="default: all (--end-to-end: easy)")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per median (--end-to-end: 7)")
     ap.add_argument("--accasim", action="store_true", help="also run AccaSim 1.1.3 (EASY, FIFO)")
     ap.add_argument("--pyss-stats", action="store_true", help="EASY metrics as pyss counts them")
     ap.add_argument(
@@ -230,9 +281,16 @@ def main() -> None:
         metavar="DIR",
         help="with --end-to-end: also time the checkout in DIR, alternating",
     )
+    ap.add_argument("--linearity", action="store_true",
+                    help="whole-command CPU time on 1/4, 1/2, 1 and 4 times KTH-SP2")  # fmt: skip
     args = ap.parse_args()
-    if args.end_to_end:
-        end_to_end(args.policies or ["easy"], args.repeat, args.baseline)
+    if args.end_to_end or args.linearity:
+        policies = args.policies or ["fcfs", "easy", "conservative"]
+        repeat = args.repeat if "--repeat" in sys.argv else 7
+        if args.linearity:
+            linearity(policies, repeat)
+        else:
+            end_to_end(policies, repeat, args.baseline, args.traces or [KTH])
         return
     args.policies = args.policies or list(POLICIES)
     if args.accasim:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
 def did_you_mean(name: object, options: Iterable[object]) -> str:
     """Return `` (did you mean 'x'?)`` for the option closest to ``name`` (difflib), else ""."""
+    import difflib
+
     close = difflib.get_close_matches(str(name), [str(o) for o in options], n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import repeat
+from typing import NamedTuple
 
 from instances.checks import is_int, require_int, require_name, require_real
 from instances.errors import DataError
@@ -30,12 +32,18 @@ def _bounded(field: str, value: object, minimum: int, maximum: int) -> None:
         raise DataError(field, f"must be an integer <= {num(maximum)}")
 
 
-def _horizon(machines: tuple[Machine, ...], jobs: tuple[ClusterJob, ...]) -> None:
+def _horizon(machines: tuple[Machine, ...], jobs: tuple[ClusterJob, ...] | None,
+             columns: JobColumns | None = None) -> None:  # fmt: skip
     """Raise unless max r_j + sum_j ceil(e_j / s_min) <= HORIZON_MAX (every end fits int64)."""
-    if not jobs:
+    if columns is None:
+        assert jobs is not None
+        requested, submit = [j.requested for j in jobs], [j.submit for j in jobs]
+    else:
+        requested, submit = columns.requested, columns.submit
+    if not submit:
         return
     slowest = min(m.speed for m in machines)
-    total = sum(j.requested for j in jobs) / slowest + len(jobs) + max(j.submit for j in jobs)
+    total = sum(requested) / slowest + len(submit) + max(submit)
     if total > HORIZON_MAX:
         raise DataError("jobs", "the last submit plus every estimate run in turn on the slowest "
                                 "machine, max r_j + sum ceil(e_j / s_min), must be <= 2^62 "
@@ -183,6 +191,24 @@ class Workload:
         """Return Σ_m R_m."""
         return sum(m.cpus for m in self.machines)
 
+    def __getattr__(self, name: str) -> tuple[ClusterJob, ...]:
+        # Reached only for an attribute the instance lacks: the jobs of a workload a bulk
+        # reader built from columns (trusted_workload) are made when first asked for.
+        columns = self.__dict__.get("columns")
+        if name != "jobs" or columns is None:
+            raise AttributeError(f"'Workload' object has no attribute {name!r}")
+        jobs = trusted_jobs(*columns)
+        self.__dict__["jobs"] = jobs
+        return jobs
+
+    @cached_property
+    def columns(self) -> JobColumns:
+        """Return the jobs' fields as lists in queue order (computed once; do not modify)."""
+        jobs = self.jobs
+        return JobColumns([j.id for j in jobs], [j.submit for j in jobs], [j.cpus for j in jobs],
+                          [j.work for j in jobs], [j.requested for j in jobs],
+                          [j.deadline for j in jobs])  # fmt: skip
+
     def cpu_offsets(self) -> tuple[int, ...]:
         """Return the number of the first CPU of each machine (CPUs numbered across machines)."""
         offsets, first = [], 0
@@ -190,6 +216,18 @@ class Workload:
             offsets.append(first)
             first += machine.cpus
         return tuple(offsets)
+
+
+class JobColumns(NamedTuple):
+    """A workload's job fields as lists in queue order: what a replay reads job by job."""
+
+    id: list[str]
+    submit: list[int]
+    cpus: list[int]
+    work: list[int]
+    requested: list[int]
+    """e_j: the estimate, or the work when there is none."""
+    deadline: list[int | None]
 
 
 def trusted_jobs(
@@ -216,17 +254,28 @@ def trusted_jobs(
 
 
 def trusted_workload(
-    machines: tuple[Machine, ...], jobs: tuple[ClusterJob, ...], name: str,
-    dropped: tuple[tuple[str, int], ...],
+    machines: tuple[Machine, ...], jobs: tuple[ClusterJob, ...] | None, name: str,
+    dropped: tuple[tuple[str, int], ...], columns: JobColumns | None = None,
 ) -> Workload:  # fmt: skip
     """Return a Workload whose jobs are already checked, unique, fit a machine and are queued.
 
     For bulk readers only (queue order = sorted by submit, ties in given order);
     skips the per-job checks of ``Workload.__post_init__``, not the name's or
-    the horizon's.
+    the horizon's. ``columns``, when given, are the jobs' fields (the reader's
+    lists); ``jobs`` may then be None: they are built from the columns when first
+    asked for (a replay reads only the columns).
     """
+    if jobs is None and columns is None:
+        raise ValueError("trusted_workload needs the jobs or their columns")
     require_name("name", name, empty=True)
-    _horizon(machines, jobs)
+    _horizon(machines, jobs, columns)
     workload = object.__new__(Workload)
-    workload.__dict__.update(machines=machines, jobs=jobs, name=name, dropped=dropped)
+    workload.__dict__.update(machines=machines, name=name, dropped=dropped)
+    if jobs is not None:
+        workload.__dict__["jobs"] = jobs
+    if columns is not None:
+        workload.__dict__["columns"] = columns
     return workload
+
+
+del Workload.jobs  # the default () is __init__'s; a bulk workload's jobs come from __getattr__

@@ -16,9 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from instances.batsim import batsim_name, is_batsim, workload_from_batsim
 from instances.errors import DataError, InstanceFileError
-from instances.io import _build_list, _check_keys, dumps_document, load_json, read_text
 from instances.workload import (
     MAX_CPUS,
     MAX_TIME,
@@ -44,6 +42,8 @@ _PLAIN_IDS = re.compile(r"(?:[ -~]{1,256}\n)*[ -~]{1,256}")
 
 def workload_from_dict(doc: Any) -> Workload:
     """Build a :class:`Workload` from a parsed ``planner.workload/1`` document."""
+    from instances.io import _build_list, _check_keys  # loads the slot model: JSON only
+
     if not isinstance(doc, dict):
         raise DataError("", "the document must be a JSON object")
     doc = _check_keys("", doc, _TOP_KEYS, ("format", "machines", "jobs"))  # null = absent
@@ -93,6 +93,8 @@ def _within(values: list[Any], low: int, high: int, optional: bool) -> bool:
 
 def loads_workload(text: str, file: str = "<string>") -> Workload:
     """Parse ``planner.workload/1`` text; ``file`` names the source in error messages."""
+    from instances.io import load_json  # loads the slot model: JSON only
+
     doc = load_json(text, file)
     try:
         return workload_from_dict(doc)
@@ -134,24 +136,27 @@ def read_workload(
     ValueError
         For an unknown ``estimates`` value.
     """
-    from instances.traces.machines import read_machines
-    from instances.traces.swf_workload import swf_table, workload_from_swf
-
     if estimates not in ESTIMATES:
         raise ValueError(f"estimates must be one of {', '.join(ESTIMATES)}, got {estimates!r}")
     name = bundled(os.fspath(path))
     given: tuple[Machine, ...] | None = None
     if isinstance(machines, (str, os.PathLike)):
+        from instances.traces.machines import read_machines
+
         given = read_machines(bundled(os.fspath(machines)))
     elif machines is not None:
         given = tuple(machines)
     lower = name.lower()
     if lower.endswith(".json"):
+        from instances.io import read_text
+
         workload = loads_json_workload(read_text(name), name)
         if given is not None:
             workload = with_machines(workload, given)
     elif lower.endswith((".swf", ".swf.gz", ".gz")):
-        workload = workload_from_swf(swf_table(name), given)
+        from instances.traces.swf_plain import read_swf_workload
+
+        workload = read_swf_workload(name, given)
     else:
         raise InstanceFileError(name, "", "unknown workload type (expected .json, .swf or .swf.gz)")
     return perfect_estimates(workload) if estimates == "actual" else workload
@@ -182,11 +187,8 @@ def perfect_estimates(workload: Workload) -> Workload:
     The jobs were checked when ``workload`` was built and e_j = w_j keeps them
     valid, so they are rebuilt without per-job checks (the horizon is checked).
     """
-    jobs = workload.jobs
-    work = [j.work for j in jobs]
-    ids, submit, cpus = [j.id for j in jobs], [j.submit for j in jobs], [j.cpus for j in jobs]
-    rebuilt = trusted_jobs(ids, submit, cpus, work, work, [j.deadline for j in jobs])
-    return trusted_workload(workload.machines, rebuilt, workload.name, workload.dropped)
+    columns = workload.columns._replace(requested=workload.columns.work)
+    return trusted_workload(workload.machines, None, workload.name, workload.dropped, columns)
 
 
 def workload_to_dict(workload: Workload) -> dict[str, Any]:
@@ -213,6 +215,8 @@ def dumps_workload(workload: Workload) -> str:
 
     Equal workloads give the same bytes.
     """
+    from instances.io import dumps_document  # loads the slot model: JSON only
+
     return dumps_document(workload_to_dict(workload))
 
 
@@ -228,6 +232,9 @@ def loads_json_workload(text: str, file: str = "<string>") -> Workload:
     A document with ``nb_res`` and no ``format`` is Batsim's; any other goes to the
     ``planner.workload/1`` reader. A JSON object with neither key names both formats.
     """
+    from instances.batsim import batsim_name, is_batsim, workload_from_batsim
+    from instances.io import load_json  # loads the slot model: JSON only
+
     doc = load_json(text, file)
     if is_batsim(doc):
         try:

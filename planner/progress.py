@@ -18,7 +18,6 @@ over both. Algorithms never print: they take a callback (e.g.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import threading
 import time
@@ -85,6 +84,8 @@ class Ticker:
             return
         text = self.render()
         if hasattr(self.stream, "isatty") and self.stream.isatty():
+            import shutil
+
             text = text[: shutil.get_terminal_size().columns - 1]  # a wrapped line: no redraw
         with self._lock:
             pad = " " * max(0, self._width - len(text))

@@ -9,8 +9,9 @@ line naming the file (and the line for a header field):
 - at most :data:`SWF_TEXT_MAX` bytes of log text (128 MiB), counted after gzip
   decompression: a plain file by its size, a gzip file by a streaming
   pre-pass that stops at the bound (a gzip bomb is refused in about a second,
-  in constant memory) before any record is parsed. CEA-Curie (295,000 jobs)
-  is about a quarter of it;
+  holding at most 32 MiB of it) before any record is parsed; the pre-pass
+  keeps the text of a log of up to 32 MiB, which is then not decompressed
+  again. CEA-Curie (295,000 jobs) is about a quarter of the bound;
 - the header's ``MaxProcs`` and ``MaxNodes``, when they hold a number, are
   ASCII integers; a positive one is at most :data:`instances.limits.CPUS_MAX`.
 """
@@ -31,6 +32,8 @@ SWF_TEXT_MAX = 2**27
 """Largest SWF log text read, in bytes after decompression (128 MiB, ~1.3 million records)."""
 
 _CHUNK = 2**20
+_KEPT = 2**25
+"""Bytes of gzip-decompressed text kept from the size-counting pass (32 MiB)."""
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
@@ -66,9 +69,13 @@ def _too_large() -> str:
     return f"holds more than {size} of log text (after decompression)"
 
 
-def _unzipped_size(name: str, raw: io.BufferedReader) -> int:
-    """Return the decompressed size, counting no further than SWF_TEXT_MAX + 1 bytes."""
-    size = 0
+def _unzipped(name: str, raw: io.BufferedReader, keep: bool) -> tuple[int, bytes | None]:
+    """Decompress, no further than SWF_TEXT_MAX + 1 bytes: (the size, the text or None).
+
+    With ``keep`` the text is kept up to :data:`_KEPT` bytes (None beyond: the
+    caller reads the file again), so memory stays bounded for any input.
+    """
+    size, chunks = 0, []
     try:
         with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
             while size <= SWF_TEXT_MAX:
@@ -76,17 +83,18 @@ def _unzipped_size(name: str, raw: io.BufferedReader) -> int:
                 if not chunk:
                     break
                 size += len(chunk)
+                if keep and size <= _KEPT:
+                    chunks.append(chunk)
     except (OSError, EOFError, zlib.error) as err:
         raw.close()
         raise SwfError(name, f"cannot read file ({err})") from None
-    raw.seek(0)
-    return size
+    return size, b"".join(chunks) if size <= _KEPT else None
 
 
-def open_binary(name: str) -> io.BufferedReader:
-    """Open a regular file, gunzipped when it starts with the gzip magic, bounded in size."""
+def _open_regular(name: str) -> tuple[io.BufferedReader, bool]:
+    """Open a regular file (a FIFO or a device is refused unread); (file, gzip magic?)."""
     try:
-        raw = open(name, "rb", opener=_nonblocking)  # noqa: SIM115 (closed by the wrapper)
+        raw = open(name, "rb", opener=_nonblocking)  # noqa: SIM115 (closed by the callers)
     except OSError as err:
         raise SwfError(name, f"cannot read file ({err.strerror or err})") from None
     if not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):
@@ -94,7 +102,17 @@ def open_binary(name: str) -> io.BufferedReader:
         raise SwfError(name, "is not a regular file")
     zipped = raw.read(2) == b"\x1f\x8b"
     raw.seek(0)
-    size = _unzipped_size(name, raw) if zipped else os.fstat(raw.fileno()).st_size
+    return raw, zipped
+
+
+def open_binary(name: str) -> io.BufferedReader:
+    """Open a regular file, gunzipped when it starts with the gzip magic, bounded in size."""
+    raw, zipped = _open_regular(name)
+    if zipped:
+        size = _unzipped(name, raw, keep=False)[0]
+        raw.seek(0)
+    else:
+        size = os.fstat(raw.fileno()).st_size
     if size > SWF_TEXT_MAX:
         raw.close()
         raise SwfError(name, _too_large())
@@ -108,9 +126,21 @@ def open_text(name: str) -> io.TextIOWrapper:
 
 
 def read_bytes(name: str) -> bytes:
-    """Return the whole log text as bytes (decompressed), guarded as above."""
-    with open_binary(name) as fh:
-        return fh.read()
+    """Return the whole log text as bytes (decompressed), guarded as above; a gzip log of
+    at most :data:`_KEPT` bytes of text is decompressed once."""
+    raw, zipped = _open_regular(name)
+    with raw:
+        if zipped:
+            size, data = _unzipped(name, raw, keep=True)
+        else:
+            data = raw.read(SWF_TEXT_MAX + 1)
+            size = len(data)
+    if size > SWF_TEXT_MAX:
+        raise SwfError(name, _too_large())
+    if data is None:
+        with open_binary(name) as fh:
+            return fh.read()
+    return data
 
 
 def header_count(name: str, header: dict[str, str], key: str) -> int | None:

@@ -17,8 +17,10 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from instances.traces.errors import SwfError
 
@@ -170,6 +172,8 @@ def _read_bytes(name: str) -> bytes:
 
 def _checked_table(name: str, data: bytes) -> SwfTable:
     """Read line by line, checking every field (the rule book; exact messages)."""
+    import numpy as np
+
     header: dict[str, str] = {}
     lines: list[int] = []
     rows: list[tuple[float, ...]] = []
@@ -193,15 +197,16 @@ def _header_line(header: dict[str, str], line: str) -> None:
         header.setdefault(key.strip(), value.strip())
 
 
-def _fast_table(name: str, data: bytes) -> SwfTable | None:
-    """Read a well-formed log in bulk, or return None for :func:`_checked_table` to judge.
+def split_header(data: bytes, *, plain: bool = True) -> tuple[dict[str, str], bytes] | None:
+    """Return (the header, the record lines) of a log whose records are plain ASCII numbers.
 
-    Accepts only what the line-by-line reader accepts with the same values:
-    comment lines are found first, every other byte must be an ASCII digit,
-    sign, point, space, tab or line break, and numpy's parser refuses any
-    malformed number (``1-2``, ``1.2.3``, a lone ``-``).
+    Comment lines (``;`` after blanks only) fill the header and are cut out of the
+    text; None when a ``;`` is inside a record, a carriage return is not part of a
+    line break, or any other byte is not an ASCII digit, sign, point, space, tab
+    or line break (the line-by-line reader then judges the file). ``plain``
+    False leaves that last check to the caller.
     """
-    if data.count(b"\r") != data.count(b"\r\n"):
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
         return None  # a lone carriage return is a line break of its own
     header: dict[str, str] = {}
     parts: list[bytes] = []
@@ -219,8 +224,25 @@ def _fast_table(name: str, data: bytes) -> SwfTable | None:
         semi = data.find(b";", end)
     parts.append(data[done:])
     body = b"".join(parts)
-    if body.translate(None, _BULK_BYTES):
+    if plain and body.translate(None, _BULK_BYTES):
         return None
+    return header, body
+
+
+def _fast_table(name: str, data: bytes) -> SwfTable | None:
+    """Read a well-formed log in bulk, or return None for :func:`_checked_table` to judge.
+
+    Accepts only what the line-by-line reader accepts with the same values:
+    comment lines are found first, every other byte must be an ASCII digit,
+    sign, point, space, tab or line break, and numpy's parser refuses any
+    malformed number (``1-2``, ``1.2.3``, a lone ``-``).
+    """
+    import numpy as np
+
+    split = split_header(data)
+    if split is None:
+        return None
+    header, body = split
     chars = np.frombuffer(body, dtype=np.uint8)
     breaks = np.flatnonzero(chars == 10)
     starts = np.concatenate(([0], breaks + 1))

@@ -24,8 +24,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from instances.errors import DataError, InstanceFileError
 from instances.limits import TEXT_MAX
@@ -39,6 +38,9 @@ from instances.workload import (
     trusted_jobs,
     trusted_workload,
 )  # fmt: skip
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DROP_REASONS = (
     "submit_unknown",
@@ -70,17 +72,22 @@ def swf_machines(table: SwfTable) -> tuple[Machine, ...]:
     A header value that is not an ASCII integer, or above the CPU limit, is an
     error naming the file and its header line.
     """
+    return header_machines(table.path, table.header)
+
+
+def header_machines(path: str, header: dict[str, str]) -> tuple[Machine, ...]:
+    """Return :func:`swf_machines` of a log's ``header`` (``path`` names it in errors)."""
     from instances.traces.guards import header_count
 
     try:
-        counts = [header_count(table.path, table.header, k) for k in ("MaxProcs", "MaxNodes")]
+        counts = [header_count(path, header, k) for k in ("MaxProcs", "MaxNodes")]
     except SwfError as err:
         where = f"line {err.line}" if err.line else ""
         raise InstanceFileError(err.file, where, err.rule) from None
     procs = counts[0] or counts[1]
     if procs is None:
         raise InstanceFileError(
-            table.path, "", "the header has no MaxProcs or MaxNodes; give a machines file"
+            path, "", "the header has no MaxProcs or MaxNodes; give a machines file"
         )
     return (Machine("cluster", procs, 1.0),)
 
@@ -94,6 +101,8 @@ def workload_from_swf(
     dropping). Raises :class:`InstanceFileError` naming the line of a record
     whose numbers are out of range (e.g. a fractional field 8).
     """
+    import numpy as np
+
     machines = Workload(tuple(machines) if machines is not None else swf_machines(table)).machines
     widest = max(m.cpus for m in machines)
     name = _printable(os.path.basename(table.path))
@@ -128,6 +137,8 @@ def _jobs(table: SwfTable, rows: np.ndarray, cpus: np.ndarray) -> tuple[ClusterJ
     ``seconds()`` is the number itself and no check can fail. The others go
     through :func:`_job` in file order, so the first bad record is the one named.
     """
+    import numpy as np
+
     v = table.values[rows]
     submit, work, estimate = v[:, 1], v[:, 3], np.where(v[:, 8] > 0, v[:, 8], v[:, 3])
     plain = (cpus == np.floor(cpus)) & (cpus <= MAX_CPUS)

@@ -8,7 +8,6 @@ fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -94,6 +93,8 @@ def param_value(command: str, name: str, text: str, default: Any) -> Any:
     (``--trace 2024`` is a file name, not a number); lists and objects are a
     UsageError naming ``command``.
     """
+    import json
+
     if isinstance(default, str) and not text.startswith('"'):
         return text
     try:
@@ -124,6 +125,8 @@ def pick_jobs(instance: Any, job_id: str | None) -> list[Any]:
 
 def emit_json(obj: Any) -> None:
     """Print one JSON object on one line (JSON Lines)."""
+    import json
+
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 

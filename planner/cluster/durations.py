@@ -63,8 +63,8 @@ class Scaled(dict[int, int]):
 
 def durations(workload: Workload) -> tuple[list[Sequence[int]], list[Sequence[int]]]:
     """Return (planned, actual) durations, indexed ``[machine][job]``; equal speeds share tables."""
-    requested = [j.requested for j in workload.jobs]
-    used = [min(j.work, j.requested) for j in workload.jobs]
+    requested, work = workload.columns.requested, workload.columns.work
+    used = list(map(min, work, requested))
     by_speed: dict[float, tuple[Sequence[int], Sequence[int]]] = {}
     planned: list[Sequence[int]] = []
     actual: list[Sequence[int]] = []

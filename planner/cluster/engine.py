@@ -6,8 +6,10 @@ one scheduling pass of the policy. A job whose actual duration is 0 needs its
 CPUs free when it starts and frees them at once. A job runs on one machine on
 its lowest-numbered free CPUs (CPUs numbered 0, 1, ... across machines in
 machine order) for ceil(min(w, e) / s) seconds: a job that outlives its
-estimate is killed at it. Free and allocated CPUs are kept as ranges, so a
-machine of 2^31 − 1 CPUs costs what one of 10 does. See ``docs/job-flows.md``.
+estimate is killed at it. The loop records the order of starts and ends; the
+CPUs each job got are worked out from it after the replay, when asked for
+(:func:`planner.cluster.cluster.allocate`), as ranges, so a machine of
+2^31 − 1 CPUs costs what one of 10 does. See ``docs/job-flows.md``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from collections.abc import Callable
 
 from instances.errors import DataError
 from instances.workload import Workload
-from instances.workload_io import perfect_estimates
 from planner.cluster.cluster import Cluster, InvariantError
 from planner.cluster.durations import cached_tables, durations
 from planner.cluster.policies import POLICIES, Policy
@@ -30,45 +31,16 @@ ESTIMATES = ("requested", "actual")
 PROGRESS_EVERY = 100
 """Finished jobs between two calls of ``simulate``'s progress callback."""
 
-Spans = tuple[tuple[int, int], ...]
-"""CPU numbers as sorted, disjoint, non-adjacent inclusive ranges ``((lo, hi), ...)``."""
-
-
-def take(free: list[tuple[int, int]], k: int) -> tuple[Spans, list[tuple[int, int]]]:
-    """Return (the ``k`` lowest-numbered CPUs of ``free``, the rest), both as ranges.
-
-    Work is proportional to the number of ranges, never to the CPU count.
-    """
-    taken: list[tuple[int, int]] = []
-    i = 0
-    while k > 0:
-        lo, hi = free[i]
-        size = hi - lo + 1
-        if size > k:
-            taken.append((lo, lo + k - 1))
-            return tuple(taken), [(lo + k, hi), *free[i + 1 :]]
-        taken.append((lo, hi))
-        k -= size
-        i += 1
-    return tuple(taken), free[i:]
-
-
-def give(free: list[tuple[int, int]], back: Spans) -> list[tuple[int, int]]:
-    """Return ``free`` with the ranges ``back`` added, merged into disjoint ranges."""
-    out: list[tuple[int, int]] = []
-    for lo, hi in sorted([*free, *back]):
-        if out and lo <= out[-1][1] + 1:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return out
-
 
 def apply_estimates(workload: Workload, estimates: str) -> Workload:
     """Return ``workload`` with e_j = w_j for every job when ``estimates`` is ``actual``."""
     if estimates not in ESTIMATES:
         raise DataError("estimates", f"must be one of {', '.join(ESTIMATES)}")
-    return workload if estimates == "requested" else perfect_estimates(workload)
+    if estimates == "requested":
+        return workload
+    from instances.workload_io import perfect_estimates
+
+    return perfect_estimates(workload)
 
 
 def simulate(
@@ -105,9 +77,11 @@ def simulate(
 
     Notes
     -----
-    The replay's ``scheduler_seconds`` is the CPU time spent in the policy's
-    ``submit`` and ``schedule`` calls (Klusáček & Rudová 2008, "average
-    algorithm runtime"); ``complete`` callbacks only record and are not timed.
+    The replay's ``scheduler_seconds`` is the CPU time of the whole event loop
+    (the policy's passes and the engine's event handling), read from the clock
+    once before and once after it, so that no clock read costs time at each
+    event. It stands for Klusáček & Rudová 2008's "average algorithm runtime"
+    when divided by the jobs.
     """
     if isinstance(policy, str):
         if policy not in POLICIES:
@@ -115,71 +89,81 @@ def simulate(
         policy = POLICIES[policy]
     workload = apply_estimates(workload, estimates)
     planned, actual = durations(workload)
-    cluster = Cluster(workload, planned, actual)
+    cluster = Cluster(workload, planned, actual, running=getattr(policy, "needs_running", True))
     tables = cached_tables(planned)
     pol = policy(cluster, log=log, **options)
-    jobs = workload.jobs
-    n = len(jobs)
-    submit = [j.submit for j in jobs]
-    offsets = workload.cpu_offsets()
-    free_cpus = [[(o, o + m.cpus - 1)] for o, m in zip(offsets, workload.machines, strict=True)]
-    alloc: list[Spans] = [() for _ in range(n)]
-    ends: list[tuple[int, int]] = []  # heap of (actual end, job)
-    running, finish = cluster.running, cluster.finish
-    clock = time.process_time
+    n = len(workload.columns.id)
+    submit = workload.columns.submit
+    cpus, free, running, machine = cluster.cpus, cluster.free, cluster.running, cluster.machine
+    planned_end, finish, ends = cluster.planned_end, cluster.finish, cluster.ends
+    events, tracks = cluster.events, cluster.tracks_running
+    heappop = heapq.heappop
+    notify = pol.complete if type(pol).complete is not Policy.complete else None
+    wakes = type(pol).wakeup is not Policy.wakeup
+    schedule, queue = pol.schedule, pol.submit
     done = 0
+    report = PROGRESS_EVERY if progress is not None else n + 1
 
-    def complete(job: int) -> None:
+    def ended_at_start(job: int) -> None:  # a job of actual duration 0
         nonlocal done
-        m = cluster.machine[job]
-        cluster.free[m] += cluster.cpus[job]
-        cluster.idle += cluster.cpus[job]
-        lst = running[m]
-        del lst[bisect_left(lst, (cluster.planned_end[job], job))]
-        free_cpus[m] = give(free_cpus[m], alloc[job])
-        finish[job] = cluster.now
-        for table in tables:
-            table.forget(job)
         done += 1
-        if progress is not None and done % PROGRESS_EVERY == 0:
-            progress(done)
-        pol.complete(job)
+        if tables:
+            for table in tables:
+                table.forget(job)
+        if notify is not None:
+            notify(job)
 
-    def on_start(job: int, m: int, end: int) -> None:
-        if cluster.now < submit[job]:
-            raise InvariantError(f"job {jobs[job].id} starts at {cluster.now} before its submit")
-        alloc[job], free_cpus[m] = take(free_cpus[m], cluster.cpus[job])
-        if end == cluster.now:
-            complete(job)
-        else:
-            heapq.heappush(ends, (end, job))
-
-    cluster._on_start = on_start
-    nxt = instants = 0
-    never = float("inf")
-    spent = 0.0
+    cluster._ended_at_start = ended_at_start
+    nxt = instants = now = 0
+    later = 1 << 63  # after every instant (they are below 2^62)
+    next_submit = submit[0] if n else later
+    began = time.process_time()
     while done < n:
-        wake = pol.wakeup()
-        now = min(ends[0][0] if ends else never, submit[nxt] if nxt < n else never,
-                  never if wake is None else wake)  # fmt: skip
-        if now == never:
-            waiting = [jobs[j].id for j in range(n) if cluster.start_time[j] < 0][:3]
+        while done >= report:
+            progress(report)  # type: ignore[misc]
+            report += PROGRESS_EVERY
+        t = ends[0][0] if ends else later
+        if next_submit < t:
+            t = next_submit
+        if wakes:
+            wake = pol.wakeup()
+            if wake is not None and wake < t:
+                t = wake
+        if t == later:
+            waiting = [workload.columns.id[j] for j in range(n) if cluster.start_time[j] < 0][:3]
             raise InvariantError(f"policy {pol.name} left jobs waiting for ever: {waiting}")
-        if now < cluster.now:
-            raise InvariantError(f"time went back from {cluster.now} to {now}")
-        cluster.now = now
+        if t < now:
+            raise InvariantError(f"time went back from {now} to {t}")
+        cluster.now = now = t
         instants += 1
         while ends and ends[0][0] == now:
-            complete(heapq.heappop(ends)[1])
-        t0 = clock()
-        while nxt < n and submit[nxt] == now:
+            job = heappop(ends)[1]
+            m, need = machine[job], cpus[job]
+            free[m] += need
+            cluster.idle += need
+            if tracks:
+                lst = running[m]
+                del lst[bisect_left(lst, (planned_end[job], job))]
+            events.append(~job)
+            finish[job] = now
+            if tables:
+                for table in tables:
+                    table.forget(job)
+            done += 1
+            if notify is not None:
+                notify(job)
+        while next_submit == now:
+            cluster.submitted = nxt + 1
+            queue(nxt)
             nxt += 1
-            cluster.submitted = nxt
-            pol.submit(nxt - 1)
-        pol.schedule()
-        spent += clock() - t0
+            next_submit = submit[nxt] if nxt < n else later
+        schedule()
+    spent = time.process_time() - began
+    while done >= report:
+        progress(report)  # type: ignore[misc]
+        report += PROGRESS_EVERY
     return Replay(
         workload=workload, policy=pol.name, start=list(cluster.start_time),
-        machine=list(cluster.machine), finish=list(finish), alloc=alloc,
+        machine=list(machine), finish=list(finish), events=events,
         scheduler_seconds=spent, instants=instants,
     )  # fmt: skip

@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from instances.batsim import profile_name
 from planner.cluster.records import Replay
 
 COLUMNS = (
@@ -53,38 +52,68 @@ def cpu_ranges(cpus: Iterable[int]) -> str:
 
 
 _QUOTED = re.compile(r'[,"\r\n]')
+_PROFILE = "delay_%d"
+"""A job's profile name, as :func:`instances.batsim.profile_name` writes it (tested)."""
+_STATES = ("1,COMPLETED_SUCCESSFULLY", "0,COMPLETED_WALLTIME_REACHED")
+"""``success`` and ``final_state`` of a job that completed, of one killed at its estimate."""
 
 
-_ROW = "%s,%s,%s,%d,%d,%d,%s,%s,%d,%d,%d,%d,%d,%.6f,%s,%s,%s,%d,%.6f\n"
-"""One jobs.csv row, formatted in one step (``%.6f`` is ``format(x, ".6f")``)."""
+def _spans_texts(alloc: list[tuple[tuple[int, int], ...]]) -> list[str]:
+    """Return :func:`span_text` of every job's CPUs (one range formatted without a join)."""
+    out = []
+    for spans in alloc:
+        if len(spans) == 1:
+            lo, hi = spans[0]
+            out.append(f"{lo}-{hi}" if lo != hi else str(lo))
+        else:
+            out.append(span_text(spans))
+    return out
 
 
 def write_jobs_csv(replay: Replay, path: str | Path) -> None:
     """Write ``replay``'s per-job rows to ``path`` (in queue order).
 
-    Built from the replay's columns, one format per row; a job or machine name
-    that CSV must quote sends the rows through :mod:`csv` instead (the same
-    bytes either way).
+    Built from the replay's columns, one format per row; what is the same on
+    every row (the workload's name, the machine of a one-machine workload, an
+    empty deadline) is part of the format. A job or machine name that CSV must
+    quote sends the rows through :mod:`csv` instead (the same bytes either way).
     """
     c = replay.columns
-    ids = [j.id for j in replay.workload.jobs]
-    names = [m.id for m in replay.workload.machines]
+    machines = replay.workload.machines
+    ids, work = replay.workload.columns.id, replay.workload.columns.work
+    names = [m.id for m in machines]
     workload = replay.workload.name or "workload"
-    profiles = [profile_name(j.work) for j in replay.workload.jobs]
-    fixed = ("1", "0"), ("COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED")
-    rows = zip(
-        ids, [workload] * len(ids), profiles, c.submit, c.cpus, c.requested,
-        [fixed[0][k] for k in c.killed], [fixed[1][k] for k in c.killed], replay.start,
-        c.duration, replay.finish, c.wait,
-        c.response, c.slowdown, map(span_text, replay.alloc), [names[m] for m in replay.machine],
-        ["" if d is None else d for d in c.deadline], c.delayed, c.bounded_slowdown, strict=True,
-    )  # fmt: skip
+    spans = _spans_texts(replay.alloc)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         if _QUOTED.search("".join([*ids, *names, workload])):
             out = csv.writer(fh, lineterminator="\n")
             out.writerow(COLUMNS)
-            real = "{:.6f}".format
-            out.writerows((*r[:13], real(r[13]), *r[14:17], int(r[17]), real(r[18])) for r in rows)
+            out.writerows(
+                (i, workload, _PROFILE % w, *r[:3], *_STATES[k].split(","), *r[3:8],
+                 f"{r[8]:.6f}", t, names[m], "" if d is None else d, int(dl), f"{b:.6f}")
+                for i, w, r, k, t, m, d, dl, b in zip(
+                    ids, work, zip(c.submit, c.cpus, c.requested, replay.start, c.duration,
+                                   replay.finish, c.wait, c.response, c.slowdown, strict=True),
+                    c.killed, spans, replay.machine, c.deadline, c.delayed, c.bounded_slowdown,
+                    strict=True))  # fmt: skip
             return
         fh.write(",".join(COLUMNS) + "\n")
-        fh.writelines(map(_ROW.__mod__, rows))
+        one_machine = len(machines) == 1
+        no_deadline = all(d is None for d in c.deadline)
+        row = (f"%s,{_literal(workload)},{_PROFILE},%d,%d,%d,%s,"
+               f"%d,%d,%d,%d,%d,%.6f,%s,{_literal(names[0]) if one_machine else '%s'},"
+               f"{'' if no_deadline else '%s'},%d,%.6f\n")  # fmt: skip
+        columns = [ids, work, c.submit, c.cpus, c.requested, [_STATES[k] for k in c.killed],
+                   replay.start, c.duration, replay.finish, c.wait, c.response, c.slowdown,
+                   spans]  # fmt: skip
+        if not one_machine:
+            columns.append([names[m] for m in replay.machine])
+        if not no_deadline:
+            columns.append(["" if d is None else d for d in c.deadline])
+        columns += [c.delayed, c.bounded_slowdown]
+        fh.writelines(map(row.__mod__, zip(*columns, strict=True)))
+
+
+def _literal(text: str) -> str:
+    """Return ``text`` as a piece of a %-format (``%`` doubled)."""
+    return text.replace("%", "%%")

@@ -10,12 +10,14 @@ its machine's speed. See ``docs/job-flows.md``.
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
+from operator import gt, mul, sub, truediv
 from typing import Any
 
 from instances.workload import Workload
+from planner.cluster.cluster import Spans, allocate
 
 BSLD_THRESHOLD = 10
 """Seconds: the duration floor of the bounded slowdown (Feitelson's usual 10 s)."""
@@ -76,8 +78,8 @@ class JobRecord:
 class Replay:
     """A finished replay: the workload as replayed, and where and when each job ran.
 
-    ``alloc[j]`` holds job j's CPUs as inclusive ranges ``((lo, hi), ...)``.
-
+    ``events`` lists the starts (``job``) and ends (``~job``) in the order they
+    happened, from which :attr:`alloc` is computed when asked for.
     ``instants`` counts the event instants processed (one scheduling pass each).
     """
 
@@ -86,9 +88,14 @@ class Replay:
     start: list[int]
     machine: list[int]
     finish: list[int]
-    alloc: list[tuple[tuple[int, int], ...]]
+    events: list[int]
     scheduler_seconds: float
     instants: int = 0
+
+    @cached_property
+    def alloc(self) -> list[Spans]:
+        """Return each job's CPUs as inclusive ranges ``((lo, hi), ...)`` (queue order)."""
+        return allocate(self.workload, self.machine, self.events)
 
     @cached_property
     def records(self) -> list[JobRecord]:
@@ -142,7 +149,7 @@ class Replay:
             "utilisation": busy / cap if cap else None,
             "weighted_utilisation": wbusy / wcap if wcap else None,
             "mean_wait": mean(waits),
-            "median_wait": statistics.median(waits) if n else None,
+            "median_wait": _median(waits) if n else None,
             "mean_slowdown": mean(c.slowdown),
             "mean_bounded_slowdown": mean(c.bounded_slowdown),
             "delayed": sum(c.delayed),
@@ -158,8 +165,8 @@ class Columns:
     """Per-job quantities of a replay as lists of Python numbers, in queue order.
 
     The same values as the :class:`JobRecord` properties (wait, response,
-    slowdown, bounded slowdown, ...), computed with numpy for the whole run:
-    integer arithmetic is exact and each quotient is the same IEEE division.
+    slowdown, bounded slowdown, ...), computed column by column for the whole
+    run: integer arithmetic is exact and each quotient is one IEEE division.
     """
 
     submit: list[int]
@@ -178,27 +185,39 @@ class Columns:
 
     @staticmethod
     def of(replay: Replay) -> Columns:
-        """Return the columns of ``replay``."""
-        import numpy as np
+        """Return the columns of ``replay``.
 
-        jobs = replay.workload.jobs
-        submit = [j.submit for j in jobs]
-        cpus = [j.cpus for j in jobs]
-        requested = [j.requested for j in jobs]
-        deadline = [j.deadline for j in jobs]
-        sub, req = np.array(submit, dtype=np.int64), np.array(requested, dtype=np.int64)
-        start = np.array(replay.start, dtype=np.int64)
-        finish = np.array(replay.finish, dtype=np.int64)
-        duration = finish - start
-        response = finish - sub
-        speed = np.array([m.speed for m in replay.workload.machines])[replay.machine]
-        busy = np.array(cpus, dtype=np.int64) * duration
+        Quotients divide floats as numpy did before (``float(response) / duration``:
+        the response rounded to a double first), so the outputs keep their bytes.
+        """
+        wc = replay.workload.columns
+        submit, cpus, requested, deadline = wc.submit, wc.cpus, wc.requested, wc.deadline
+        start, finish = replay.start, replay.finish
+        duration = list(map(sub, finish, start))
+        response = list(map(sub, finish, submit))
+        busy = list(map(mul, cpus, duration))
+        speeds = [m.speed for m in replay.workload.machines]
+        if all(s == 1.0 for s in speeds):
+            weighted = list(map(float, busy))
+        else:
+            weighted = list(map(mul, busy, map(speeds.__getitem__, replay.machine)))
+        floated = list(map(float, response))
+        if all(d is None for d in deadline):
+            delayed = [False] * len(deadline)
+        else:
+            delayed = [d is not None and f > d for d, f in zip(deadline, finish, strict=True)]
         return Columns(
-            submit, cpus, requested,
-            (np.array([j.work for j in jobs], dtype=np.int64) > req).tolist(),
-            deadline, duration.tolist(), (start - sub).tolist(), response.tolist(),
-            (response / np.maximum(duration, 1)).tolist(),
-            np.maximum(1.0, response / np.maximum(duration, BSLD_THRESHOLD)).tolist(),
-            [d is not None and f > d for d, f in zip(deadline, replay.finish, strict=True)],
-            busy.tolist(), (busy * speed).tolist(),
+            submit, cpus, requested, list(map(gt, wc.work, requested)), deadline, duration,
+            list(map(sub, start, submit)), response,
+            list(map(truediv, floated, map(max, duration, repeat(1)))),
+            list(map(max, repeat(1.0), map(truediv, floated,
+                                            map(max, duration, repeat(BSLD_THRESHOLD))))),
+            delayed, busy, weighted,
         )  # fmt: skip
+
+
+def _median(values: list[int]) -> float:
+    """Return the median as :func:`statistics.median` computes it (mean of the middle two)."""
+    data = sorted(values)
+    half = len(data) // 2
+    return data[half] if len(data) % 2 else (data[half - 1] + data[half]) / 2

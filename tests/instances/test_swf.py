@@ -111,6 +111,18 @@ def test_gzip_equals_plain(tmp_path: Path) -> None:
     assert read_swf(gz).records == read_swf(HAND).records
 
 
+@pytest.mark.parametrize("kept", [2**25, 100])  # one pass; the text past 100 bytes: read again
+def test_gzip_text_read_once_or_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      kept: int) -> None:  # fmt: skip
+    """guards.read_bytes gives the same text whether the size-counting pass keeps it or not."""
+    from instances.traces import guards
+
+    monkeypatch.setattr(guards, "_KEPT", kept)
+    gz = tmp_path / "hand.swf.gz"
+    gz.write_bytes(gzip.compress(HAND.read_bytes()))
+    assert guards.read_bytes(str(gz)) == HAND.read_bytes() == guards.read_bytes(str(HAND))
+
+
 @pytest.mark.parametrize(
     ("line", "needle"),
     [

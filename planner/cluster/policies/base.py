@@ -21,7 +21,7 @@ order; Flexible backfilling would re-sort it by priority in ``submit`` and
 ``complete``); schedule-based policies (EG-EDF, Tabu search of Klusáček &
 Rudová 2008) keep a per-machine schedule of planned starts and start what is
 due. Adding a policy is one module: subclass :class:`Policy`, set ``name``,
-and add the class to :data:`planner.cluster.policies.POLICIES`.
+and add its module and class names to :data:`planner.cluster.policies.POLICIES`.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Policy:
 
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    needs_running: ClassVar[bool] = True
+    """Whether the policy reads ``cluster.running`` (False: the engine does not keep it)."""
 
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
         self.cluster = cluster

@@ -29,6 +29,7 @@ class Conservative(Policy):
 
     name = "conservative"
     summary = "conservative backfilling: every job reserved at submission, compressed, never later"
+    needs_running = False
 
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
         super().__init__(cluster, log=log)
@@ -44,43 +45,66 @@ class Conservative(Policy):
     def _place(self, job: int) -> tuple[int, int]:
         """Return the earliest (start, machine) for ``job`` in the current profiles."""
         cluster = self.cluster
-        need, now = cluster.cpus[job], cluster.now
+        need, now, planned = cluster.cpus[job], cluster.now, cluster.planned
         best = (-1, -1)
         for m, prof in enumerate(self.profiles):
             if cluster.capacity[m] < need:
                 continue
-            t = prof.earliest(need, self._hold(m, job), now)
+            t = prof.earliest(need, max(planned[m][job], 1), now)
             if best[0] < 0 or t < best[0]:
                 best = (t, m)
         return best
 
-    def _reserve(self, job: int, old: tuple[int, int] | None) -> None:
+    def _reserve(self, job: int) -> None:
         t, m = self._place(job)
         self.profiles[m].add(t, t + self._hold(m, job), -self.cluster.cpus[job])
-        if (t, m) == old:
-            return
         self.waiting[job] = (t, m)
         heapq.heappush(self.due, (t, job))
         if self.log is not None:
             cluster = self.cluster
-            self.log.add(cluster.now, cluster.workload.jobs[job].id, "conservative",
+            self.log.add(cluster.now, cluster.workload.columns.id[job], "conservative",
                          cluster.workload.machines[m].id, t)  # fmt: skip
 
     def _compress(self) -> None:
-        now = self.cluster.now
-        for prof in self.profiles:
+        """Take each waiting job out and put it back at its earliest start, in queue order.
+
+        On its own machine the job's earliest start is read with its reservation
+        still in place (:meth:`Profile.earliest_before`: from its start on, its
+        CPUs count as free), so a job that does not move costs no change of the
+        profile.
+        """
+        cluster = self.cluster
+        now, cpus, planned, capacity = cluster.now, cluster.cpus, cluster.planned, cluster.capacity
+        profiles, waiting = self.profiles, self.waiting
+        for prof in profiles:
             prof.trim(now)
-        for job, (t, m) in list(self.waiting.items()):
-            self.profiles[m].add(t, t + self._hold(m, job), self.cluster.cpus[job])
-            self._reserve(job, (t, m))
+        for job, (t, m) in waiting.items():  # only the value of ``job`` changes
+            need = cpus[job]
+            best_t = best_m = -1
+            for m2, prof in enumerate(profiles):
+                if capacity[m2] < need:
+                    continue
+                hold = max(planned[m2][job], 1)
+                t2 = (prof.earliest_before(need, hold, now, t) if m2 == m else
+                      prof.earliest(need, hold, now))  # fmt: skip
+                if best_t < 0 or t2 < best_t:
+                    best_t, best_m = t2, m2
+            if best_t == t and best_m == m:
+                continue
+            profiles[m].add(t, t + max(planned[m][job], 1), need)
+            profiles[best_m].add(best_t, best_t + max(planned[best_m][job], 1), -need)
+            waiting[job] = (best_t, best_m)
+            heapq.heappush(self.due, (best_t, job))
+            if self.log is not None:
+                self.log.add(now, cluster.workload.columns.id[job], "conservative",
+                             cluster.workload.machines[best_m].id, best_t)  # fmt: skip
         self.dirty = False
 
     def submit(self, job: int) -> None:
         """Reserve the earliest start for ``job`` (after compressing if a job ended early)."""
         if self.dirty:
             self._compress()
-        self.waiting[job] = (-1, -1)
-        self._reserve(job, None)
+        self._reserve(job)
 
     def complete(self, job: int) -> None:
         """Release the rest of an early-ending job's planned time; compress before the next use."""

@@ -52,20 +52,93 @@ class Easy(Policy):
     name = "easy"
     summary = "EASY backfilling: FCFS plus backfilling that never delays the head's reservation"
 
+    incremental = True
+    """Whether a pass after one without completions scans only the jobs that came since
+    (False when the queue is reordered between passes, as Flexible backfilling does)."""
+
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
         super().__init__(cluster, log=log)
         self.queue: list[int] = []
         self.head = 0  # queue[:head] have started
+        self.one_machine = len(cluster.capacity) == 1
+        self._last: tuple[int, int, int, int, int] | None = None
+        """(head, free CPUs, shadow time, extra, queue length) after the last backfilling scan."""
 
     def submit(self, job: int) -> None:
         """Append ``job`` to the queue."""
         self.queue.append(job)
 
     def schedule(self) -> None:
-        """FCFS, then the head's reservation, then one backfilling scan."""
+        """FCFS, then the head's reservation, then one backfilling scan.
+
+        On one machine, when no job ended since the last scan (its free CPUs are as
+        it left them, every job it started still running) and the head is the
+        same, the shadow time and ``extra`` are those the last scan left, and the
+        jobs it turned down still cannot start (no more CPUs free, a later now, no
+        more ``extra``): only the jobs queued since are scanned.
+        """
+        queue = self.queue
+        h, n = self.head, len(queue)
+        if h >= n:
+            return
+        if not self.one_machine:
+            self._pass(h, n)
+            return
+        # one machine (an SWF log): the same pass with no machine to choose
+        cluster = self.cluster
+        cpus, free, start = cluster.cpus, cluster.free, cluster.start
+        while h < n and cpus[queue[h]] <= free[0]:
+            start(queue[h], 0)
+            h += 1
+        if h > 256:
+            del queue[:h]
+            n -= h
+            h = 0
+        self.head = h
+        if h >= n or (self.log is None and (h + 1 == n or not free[0])):
+            self._last = None
+            return
+        head, last = queue[h], self._last
+        if last is not None and last[0] == head and last[1] == free[0] and self.incremental:
+            _, _, t_shadow, extra, first = last
+        else:
+            need, avail, t_shadow = cpus[head], free[0], -1  # the head does not fit now
+            for end, job in cluster.running[0]:
+                if t_shadow >= 0 and end > t_shadow:
+                    break
+                avail += cpus[job]
+                if t_shadow < 0 and avail >= need:
+                    t_shadow = end
+            extra, first = avail - need, h + 1
+        now = cluster.now
+        if self.log is not None:
+            self.log.add(now, cluster.workload.columns.id[head], "easy_head",
+                         cluster.workload.machines[0].id, t_shadow)  # fmt: skip
+        plan = cluster.planned[0]
+        started, idle = [], free[0]
+        for k in range(first, n):
+            if not free[0]:
+                break
+            job = queue[k]
+            need = cpus[job]
+            if need > free[0]:
+                continue
+            if now + plan[job] > t_shadow:
+                if need > extra:
+                    continue
+                extra -= need
+            start(job, 0)
+            started.append(k)
+            idle -= need
+        for k in reversed(started):
+            del queue[k]
+        # a job that ended as it started (0 s) gave its CPUs back: a new scan could differ
+        self._last = (head, idle, t_shadow, extra, len(queue)) if idle == free[0] else None
+
+    def _pass(self, h: int, n: int) -> None:
+        """The pass on several machines: each job on the first machine where it fits."""
         cluster, queue = self.cluster, self.queue
-        h = self.head
-        while h < len(queue):
+        while h < n:
             m = cluster.fits_now(queue[h])
             if m < 0:
                 break
@@ -73,25 +146,24 @@ class Easy(Policy):
             h += 1
         if h > 256:
             del queue[:h]
+            n -= h
             h = 0
         self.head = h
-        if h >= len(queue):
+        if h >= n:
             return
-        if self.log is None and (h + 1 == len(queue) or not cluster.idle):
+        if self.log is None and (h + 1 == n or not cluster.idle):
             return
         head = queue[h]
         t_shadow, hm, extra = shadow(cluster, head)
         if self.log is not None:
-            jobs, machines = cluster.workload.jobs, cluster.workload.machines
-            self.log.add(cluster.now, jobs[head].id, "easy_head", machines[hm].id, t_shadow)
-        self._backfill(h + 1, t_shadow, hm, extra)
-
-    def _backfill(self, first: int, t_shadow: int, hm: int, extra: int) -> None:
-        cluster, queue = self.cluster, self.queue
+            ids, machines = cluster.workload.columns.id, cluster.workload.machines
+            self.log.add(cluster.now, ids[head], "easy_head", machines[hm].id, t_shadow)
         free, cpus, planned, now = cluster.free, cluster.cpus, cluster.planned, cluster.now
         machines = range(len(free))
         started = []
-        for k in range(first, len(queue)):
+        for k in range(h + 1, n):
+            if not cluster.idle:
+                break
             job = queue[k]
             need = cpus[job]
             for m in machines:
@@ -104,8 +176,5 @@ class Easy(Policy):
                 cluster.start(job, m)
                 started.append(k)
                 break
-            if not cluster.idle:
-                break
-        if started:
-            gone = set(started)
-            self.queue[first:] = [j for k, j in enumerate(queue[first:], first) if k not in gone]
+        for k in reversed(started):
+            del queue[k]

@@ -17,6 +17,7 @@ class Fcfs(Policy):
 
     name = "fcfs"
     summary = "first come, first served: queue order, stop at the first job that does not fit"
+    needs_running = False
 
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None) -> None:
         super().__init__(cluster, log=log)
@@ -29,6 +30,13 @@ class Fcfs(Policy):
     def schedule(self) -> None:
         """Start the queue's prefix that fits now."""
         queue, cluster = self.queue, self.cluster
+        if not queue:
+            return
+        if len(cluster.free) == 1:  # one machine (an SWF log): no machine to choose
+            cpus, free, start = cluster.cpus, cluster.free, cluster.start
+            while queue and cpus[queue[0]] <= free[0]:
+                start(queue.popleft(), 0)
+            return
         while queue:
             m = cluster.fits_now(queue[0])
             if m < 0:

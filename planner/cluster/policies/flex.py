@@ -45,6 +45,7 @@ class Flex(Easy):
 
     name = "flex"
     summary = "Flexible backfilling: EASY on a queue sorted by deadline, wait and run time"
+    incremental = False
 
     def __init__(self, cluster: Cluster, *, log: ReservationLog | None = None,
                  weights: Sequence[float] = WEIGHTS) -> None:  # fmt: skip

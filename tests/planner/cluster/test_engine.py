@@ -104,13 +104,36 @@ def test_unknown_policy_name() -> None:
 
 
 def test_cpu_ranges_take_and_give_back() -> None:
-    """take() hands out the lowest-numbered CPUs as ranges; give() merges them back."""
-    from planner.cluster.engine import give, take
+    """take() hands out the lowest-numbered CPUs as ranges; give() merges them back (in place)."""
+    from planner.cluster.cluster import give, take
 
-    taken, rest = take([(0, 3), (8, 9)], 5)
-    assert taken == ((0, 3), (8, 8)) and rest == [(9, 9)]
-    assert give(rest, taken) == [(0, 3), (8, 9)]
-    assert give([(5, 9)], ((0, 4),)) == [(0, 9)]
+    free = [(0, 3), (8, 9)]
+    taken = take(free, 5)
+    assert taken == ((0, 3), (8, 8)) and free == [(9, 9)]
+    give(free, taken)
+    assert free == [(0, 3), (8, 9)]
+    free = [(5, 9)]
+    give(free, ((0, 4),))  # joins the range after it
+    assert free == [(0, 9)]
+    assert take(free, 10) == ((0, 9),) and free == []
+    free = [(0, 1), (6, 7)]
+    give(free, ((2, 5),))  # joins both neighbours
+    assert free == [(0, 7)]
+    free = [(0, 1), (9, 9)]
+    give(free, ((3, 4),))  # joins neither
+    give(free, ((2, 2),))  # joins the one before and the one after
+    assert free == [(0, 4), (9, 9)]
+
+
+def test_allocation_from_the_event_order() -> None:
+    """allocate() replays starts and ends: an end frees CPUs for the next start, in order."""
+    from planner.cluster.cluster import allocate
+
+    wl = Workload((Machine("m", 4), Machine("n", 2)), tuple(
+        ClusterJob(x, 0, c, 5) for x, c in (("a", 2), ("b", 1), ("c", 2), ("d", 2))))
+    # a and b start on m, a ends, c starts on m (CPUs 0-1 again), d on n (CPUs 4-5)
+    alloc = allocate(wl, [0, 0, 0, 1], [0, 1, ~0, 2, 3])
+    assert alloc == [((0, 1),), ((2, 2),), ((0, 1),), ((4, 5),)]
 
 
 def test_machine_of_max_cpus_replays_without_per_cpu_memory() -> None:

@@ -145,14 +145,18 @@ def _row_by_row(replay: Replay, path: Path) -> None:
 
 
 @pytest.mark.parametrize("names", [("j", "m", "w"), ('j,"x', "m,1", "w"), ('"', "m", "w"),
-                                   ("j", "m", 'w,"1')])
+                                   ("j", "m", 'w,"1'), ("j%d", "m%s", "w%%")])
 @pytest.mark.parametrize("seed", [3, 11, 29])
+@pytest.mark.parametrize("one_machine", [False, True])
 def test_bulk_writer_equals_row_by_row(names: tuple[str, str, str], seed: int,
-                                       tmp_path: Path) -> None:  # fmt: skip
-    """The column-wise writer gives the bytes of csv row by row, names CSV must quote included."""
+                                       one_machine: bool, tmp_path: Path) -> None:  # fmt: skip
+    """The column-wise writer gives the bytes of csv row by row, names CSV must quote and
+    ``%`` included, on several machines with deadlines and on one machine without."""
     w = random_workload(seed)
+    if one_machine:
+        w = Workload((w.machines[0],), tuple(j for j in w.jobs if j.cpus <= w.machines[0].cpus))
     jobs = tuple(ClusterJob(f"{names[0]}{i}", j.submit, j.cpus, j.work, j.estimate,
-                            deadline=j.submit + 20 if i % 2 else None)
+                            deadline=j.submit + 20 if i % 2 and not one_machine else None)
                  for i, j in enumerate(w.jobs))  # fmt: skip
     machines = tuple(Machine(f"{names[1]}{k}", m.cpus, m.speed) for k, m in enumerate(w.machines))
     replay = simulate(Workload(machines, jobs, name=names[2]), "conservative")

@@ -45,6 +45,42 @@ def test_earliest_start(need: int, length: int, now: int, start: int) -> None:
     assert busy_profile().earliest(need, length, now) == start
 
 
+@pytest.mark.parametrize(
+    ("need", "length", "until", "start"),
+    [
+        (1, 100, 25, 0),  # 1 CPU for 100 s from 0: the window is clipped at 25
+        (1, 100, 30, 30),  # ... but not at 30: [25, 30) is full, so until
+        (2, 5, 30, 10),  # 2 CPUs from 10
+        (2, 16, 25, 10),  # [10, 26) clipped at 25 fits
+        (2, 16, 30, 30),  # not clipped before the full step: until
+        (4, 6, 25, 20),  # 6 s from 20 end past 25 = until, so the clip makes it fit
+        (3, 1, 10, 10),  # 3 CPUs free nowhere before 10: until
+        (1, 5, 0, 0),  # an empty range: until
+    ],
+)
+def test_earliest_before_a_reservation(need: int, length: int, until: int, start: int) -> None:
+    """Earliest t in [0, until) with ``need`` CPUs free on [t, min(t + length, until))."""
+    assert busy_profile().earliest_before(need, length, 0, until) == start
+
+
+def test_earliest_before_equals_taking_the_reservation_out() -> None:
+    """On 5,000 random profiles: reading with a reservation in place = taking it out first."""
+    import random
+
+    rng = random.Random(7)
+    for _ in range(5000):
+        p = Profile(6)
+        for _ in range(rng.randint(0, 8)):  # other reservations and running jobs
+            a, b = sorted(rng.sample(range(40), 2))
+            p.add(a, b, -rng.randint(0, min(p.free)))
+        need, hold, now = rng.randint(1, 6), rng.randint(1, 12), rng.randint(0, 10)
+        t = p.earliest(need, hold, rng.randint(now, 45))  # the job's start: any that fits
+        p.add(t, t + hold, -need)
+        shortcut = p.earliest_before(need, hold, now, t)
+        p.add(t, t + hold, need)  # taken out
+        assert shortcut == p.earliest(need, hold, now)
+
+
 def test_trim_keeps_the_current_step() -> None:
     """Trimming at 12 drops the steps that ended; the step holding 12 stays."""
     p = busy_profile()
