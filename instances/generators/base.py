@@ -138,3 +138,28 @@ def check_range(family: str, low: str, high: str, params: dict[str, Any], minimu
     """Check ``minimum <= params[low] <= params[high]`` (a parameter pair such as nodes_min/max)."""
     check(family, low, params[low] >= minimum, f"must be >= {minimum}")
     check(family, high, params[high] >= params[low], f"must be >= {low}")
+
+
+def parse_param(text: str, default: Any) -> Any:
+    """Return a family parameter given as ``text`` on a command line.
+
+    A parameter whose default is a string takes the text itself (``--trace 2024`` is a
+    file name, not a number); any other text is read as a JSON literal when it is one,
+    else kept as the string.
+
+    Raises
+    ------
+    ValueError
+        The text is a JSON list or object: a parameter is a number or a string.
+    """
+    import json
+
+    if isinstance(default, str) and not text.startswith('"'):
+        return text
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, (list, dict)):
+        raise ValueError("must be a number or a string")
+    return value

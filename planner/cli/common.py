@@ -93,17 +93,12 @@ def param_value(command: str, name: str, text: str, default: Any) -> Any:
     (``--trace 2024`` is a file name, not a number); lists and objects are a
     UsageError naming ``command``.
     """
-    import json
+    from instances.generators.base import parse_param
 
-    if isinstance(default, str) and not text.startswith('"'):
-        return text
     try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    if isinstance(value, (list, dict)):
-        raise UsageError(f"{command}: parameter '{name}' must be a number or a string")
-    return value
+        return parse_param(text, default)
+    except ValueError as err:
+        raise UsageError(f"{command}: parameter '{name}' {err}") from None
 
 
 def load(path: str) -> Any:

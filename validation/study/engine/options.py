@@ -7,7 +7,6 @@ turns into one usage line (exit 2) naming the option.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -65,12 +64,9 @@ def param_value(name: str, text: str, default: Any) -> Any:
     StudyError
         The text is a JSON list or object.
     """
-    if isinstance(default, str) and not text.startswith('"'):
-        return text
+    from instances.generators.base import parse_param
+
     try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    if isinstance(value, (list, dict)):
-        raise StudyError(f"parameter '{name}' must be a number or a string")
-    return value
+        return parse_param(text, default)
+    except ValueError as err:
+        raise StudyError(f"parameter '{name}' {err}") from None
