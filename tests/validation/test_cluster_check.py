@@ -170,8 +170,8 @@ def _parse(rows: list[dict[str, Any]]) -> list:
 @pytest.mark.parametrize(
     ("text", "needle"),
     [
-        ("job_id,submission_time\nj1,0\n", "line 1: missing column(s)"),  # columns missing
-        (",".join(RESERVATION_COLUMNS) + "\n", "missing column(s)"),  # a reservation log instead
+        ("job_id,submission_time\nj1,0\n", "line 1: missing columns"),  # columns missing
+        (",".join(RESERVATION_COLUMNS) + "\n", "missing columns"),  # a reservation log instead
     ],
 )
 def test_cli_bad_csv_exits_2(tmp_path: Path, capsys, text: str, needle: str) -> None:
@@ -210,8 +210,8 @@ def test_cli_exit_codes(tmp_path: Path, capsys) -> None:
     assert main(["check-schedule", str(workload), str(bad)]) == 3
     captured = capsys.readouterr()
     out = captured.out.splitlines()
-    assert out[0] == "rows: job 'j3' has no row" and out[-1].endswith("1 violation(s)")
-    assert captured.err.count("\n") == 1 and "breaks 1 rule(s)" in captured.err
+    assert out[0] == "rows: job 'j3' has no row" and out[-1].endswith(": 1 violation")
+    assert captured.err.count("\n") == 1 and "breaks 1 rule (listed" in captured.err
     assert main(["check-schedule", str(workload), str(bad), "--json"]) == 3
     summary = json.loads(capsys.readouterr().out)
     assert summary["violations"] == 1 and summary["details"] == ["rows: job 'j3' has no row"]
