@@ -485,3 +485,45 @@ def test_time_budget_table_is_the_budget() -> None:
         if s.most < 1:
             assert f"{s.most * L:g} s" in seconds, seconds
     assert f"`close_least` ({BUDGET.close_least:.0%}".replace("%", " %") in text
+
+
+def test_documented_scripts_and_their_options_exist() -> None:
+    """Every ``python benchmarks/X.py`` or ``python examples/X.py`` command in README.md or
+    docs/ names an existing script, and each ``--option`` written after it is one the
+    script defines."""
+    wrong = []
+    for page in _every_page():
+        text = page.read_text(encoding="utf-8")
+        spans = [ln for b in re.findall(r"```[^\n]*\n(.*?)```", text, flags=re.S)
+                 for ln in b.replace("\\\n", " ").splitlines()]  # fmt: skip
+        prose = re.sub(r"```.*?```", "", text, flags=re.S)
+        spans += [" ".join(s.split()) for s in re.findall(r"`([^`]+)`", prose)]
+        for span in spans:
+            for m in re.finditer(r"python3? ((?:benchmarks|examples)/[\w/]+\.py)([^;&|>#]*)",
+                                 span):  # fmt: skip
+                script = ROOT / m.group(1)
+                if not script.is_file():
+                    wrong.append(f"{page.name}: no {m.group(1)}")
+                    continue
+                source = script.read_text(encoding="utf-8")
+                wrong += [f"{page.name}: {m.group(1)} {o}"
+                          for o in re.findall(r"(?<![\w-])(--[a-z][\w-]*)", m.group(2))
+                          if f'"{o}"' not in source]  # fmt: skip
+    assert wrong == []
+
+
+def test_alp_cap_arithmetic_is_the_family_defaults() -> None:
+    """docs/studies.md's reason why ALP finds nothing on ``toporkov2012`` (its cap below the
+    cheapest possible price) is computed from the family's defaults as they are."""
+    from instances import FAMILIES
+
+    d = FAMILIES["toporkov2012"].defaults
+    cap = d["budget"] / (d["volume"] * d["job_nodes"])
+    cheapest = d["unit_price"] * d["performance_min"] * (1 - 3 * d["price_deviation"])
+    text = " ".join((DOCS / "studies.md").read_text(encoding="utf-8").split())
+    assert (f"C = S / (V · n) = {d['budget']} / ({d['volume']:g} · {d['job_nodes']}) = "
+            f"{cap:g} per quantum") in text  # fmt: skip
+    assert f"deviation {d['price_deviation']:g} clipped to ±{3 * d['price_deviation']:.0%}" in text
+    assert (f"{d['unit_price']:g} · {d['performance_min']:g} · "
+            f"{1 - 3 * d['price_deviation']:.2f} = {cheapest:.2f}") in text
+    assert cap < round(cheapest, 2)
