@@ -527,3 +527,25 @@ def test_alp_cap_arithmetic_is_the_family_defaults() -> None:
     assert (f"{d['unit_price']:g} · {d['performance_min']:g} · "
             f"{1 - 3 * d['price_deviation']:.2f} = {cheapest:.2f}") in text
     assert cap < round(cheapest, 2)
+
+
+def test_command_table_alternatives_are_the_registries() -> None:
+    """The alternatives docs/formats.md's command table writes as ``a|b|c`` are the names
+    the commands take: list sections, exact, combination and joint solvers, problems."""
+    from models import COMBINATION_SOLVERS, JOINT_SOLVERS, PROBLEMS, SOLVERS
+    from planner.cli import list as list_cmd
+
+    text = (DOCS / "formats.md").read_text(encoding="utf-8").replace("\\|", "|")
+    rows = re.findall(r"^\| `planner ([\w-]+ [^`]*)` \|", text, flags=re.M)
+    wanted = {
+        r"^list \[([\w|-]+)\]": list(list_cmd.SECTIONS),
+        r"^exact .*--solver ([\w|-]+)": list(SOLVERS),
+        r"^combine .*--problem ([\w|]+)": [str(p) for p in PROBLEMS],
+        r"^combine FILE --problem .*\[--solver ([\w|]+)\] \[--joint": list(COMBINATION_SOLVERS),
+        r"^combine .*--joint[^-]*(?:--objective NAME )?\[--solver ([\w|]+)\]": list(JOINT_SOLVERS),
+    }
+    for pattern, names in wanted.items():
+        found = [m.group(1) for r in rows if (m := re.search(pattern, r))]
+        assert found, pattern
+        for alternatives in found:
+            assert sorted(alternatives.split("|")) == sorted(names), (pattern, alternatives)
