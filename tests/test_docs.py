@@ -101,7 +101,7 @@ def test_family_table_lists_every_default() -> None:
         if len(cells) == 3 and re.fullmatch(r"`\w+`", cells[0]) and "=" in cells[2]:
             rows.setdefault(cells[0].strip("`"), cells[2].strip("`"))
     paper_families = [n for n in FAMILIES if n in rows]
-    assert len(paper_families) >= 6
+    assert paper_families == list(FAMILIES)  # every registered family has its row
     for name in paper_families:
         expected = " ".join(f"{k}={v}" for k, v in FAMILIES[name].defaults.items())
         assert rows[name] == expected, name
@@ -549,3 +549,24 @@ def test_command_table_alternatives_are_the_registries() -> None:
         assert found, pattern
         for alternatives in found:
             assert sorted(alternatives.split("|")) == sorted(names), (pattern, alternatives)
+
+
+def test_workload_parameter_tables_are_the_defaults() -> None:
+    """docs/workloads.md's parameter table of each workload family has a row for every
+    parameter, with the registry's default."""
+    from instances import WORKLOAD_FAMILIES
+
+    text = (DOCS / "workloads.md").read_text(encoding="utf-8")
+    for name, family in WORKLOAD_FAMILIES.items():
+        section = text[text.index(f"### `{name}`") :]
+        table = section[section.index("| parameter | default |") :].split("\n\n")[0]
+        shown = {}
+        for line in table.splitlines()[2:]:
+            names, defaults = (c.strip() for c in line.strip("|").split("|")[:2])
+            keys = [k.strip("` ") for k in names.split(",")]
+            values = [v.strip("` ") for v in defaults.split(",")] if len(keys) > 1 else [
+                defaults.strip("`")]  # fmt: skip
+            shown.update(zip(keys, values, strict=True))
+        assert sorted(shown) == sorted(family.defaults), name
+        for key, value in family.defaults.items():
+            assert shown[key] == ('""' if value == "" else str(value)), (name, key)
