@@ -53,10 +53,15 @@ def test_links_resolve(page: Path) -> None:
 
 
 def test_index_links_every_page() -> None:
-    """docs/index.md links every documentation page, the other parts' included."""
+    """docs/index.md links every documentation page, the other parts' included, and the
+    README's documentation table every page but the index."""
     text = (DOCS / "index.md").read_text(encoding="utf-8")
-    for page in OWN[1:] + OTHERS:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    pages = sorted(p.stem for p in DOCS.glob("*.md") if p.stem != "index")
+    assert set(OWN[1:] + OTHERS) <= set(pages)
+    for page in pages:
         assert f"]({page}.md)" in text, page
+        assert f"](docs/{page}.md)" in readme, page
 
 
 @pytest.mark.parametrize("page", sources(), ids=lambda p: p.name)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from instances.text import noun, plural
+
+PACKAGES = ("instances", "planner", "models", "validation", "examples", "benchmarks")
 
 
 @pytest.mark.parametrize(
@@ -33,3 +38,15 @@ def test_thousands_separator() -> None:
 def test_noun_alone() -> None:
     """``noun`` gives the word only, for a count printed elsewhere."""
     assert [noun(n, "machine") for n in (0, 1, 2)] == ["machines", "machine", "machines"]
+
+
+def test_no_printed_count_uses_a_parenthesised_plural() -> None:
+    """No f-string of the packages or examples writes a count with "(s)" ("1 machine(s)"):
+    counts go through :func:`plural`."""
+    root = Path(__file__).resolve().parents[2]
+    pattern = re.compile(r"\{[^{}]+\}[ \w'-]*\w\(s\)")
+    found = [f"{path.relative_to(root)}:{n}" for pkg in PACKAGES
+             for path in sorted((root / pkg).rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if pattern.search(line)]  # fmt: skip
+    assert found == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -287,7 +288,7 @@ def test_overlap_sweep_matches_a_per_cpu_reference() -> None:
             holder = line.split("'")[3]
             start = int(line.split(" starts at ")[1].split()[0])
             end = int(line.rsplit(" ", 1)[1])
-            cpus = line.split(" on CPU(s) ")[1].split(" while ")[0]
+            cpus = re.split(r" on CPUs? ", line)[1].split(" while ")[0]
             for token in cpus.split():
                 lo, _, hi = token.partition("-")
                 for cpu in range(int(lo), int(hi or lo) + 1):
