@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 
 from instances import generate
+from instances.text import plural
 from models import solve_combination, solve_joint, solve_window
 from planner import find_alternatives
 from validation import check_alternatives, check_window
@@ -59,7 +60,7 @@ def batch(time_limit: float) -> int:
     two = solve_combination(alternatives, 8, time_limit=time_limit)
     joint = solve_joint(inst, problem=8, t_star=two.info["t_star"], hint=list(two.windows),
                         time_limit=time_limit)  # fmt: skip
-    print(f"\nbatch of {len(inst.jobs)} jobs, problem (8) min total cost, "
+    print(f"\nbatch of {plural(len(inst.jobs), 'job')}, problem (8) min total cost, "
           f"t* = {two.info['t_star']}")  # fmt: skip
     for name, r in (("two-phase", two), ("joint", joint)):
         print(f"  {name:<10} {r.status:<9} placed {len(r.windows)}  total cost {r.objective}  "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from instances.text import plural
 from validation.study import Store, StudySpec, make_executor, run_study, write_report
 
 ALGORITHMS = ("amp", "min_cost", "max_q_lite", "dep", "coord_lite")
@@ -29,7 +30,7 @@ def main(out: Path, workers: int) -> int:
         done = run_study(spec, store, executor=make_executor("local", workers=workers))
         report = write_report(store, done.study, out)
     print(report.text())
-    print(f"{done.rows} rows, {done.errors} error rows; report: {report.path}")
+    print(f"{plural(done.rows, 'row')}, {plural(done.errors, 'error row')}; report: {report.path}")
     print(f"files in {out}: {', '.join(f.name for f in report.files)}, study.sqlite")
     return done.errors
 

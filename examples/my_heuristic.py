@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 
 from instances import Instance, Job, Slot, cost, duration, generate
+from instances.text import plural
 from models import solve_window
 from planner import Window, make_window
 from validation import check_window
@@ -86,7 +87,7 @@ def main(instances: int) -> int:
             failures += window.start < earliest.objective  # earlier than proven: a bug
             cost_gaps.append((window.cost - cheapest.objective) / max(cheapest.objective, 1))
     mean = sum(cost_gaps) / len(cost_gaps) if cost_gaps else 0.0
-    print(f"{rows} jobs; {compared} compared with proven optima; start = optimum on "
+    print(f"{plural(rows, 'job')}; {compared} compared with proven optima; start = optimum on "
           f"{start_matches}; cost gap to the min_cost optimum: mean {mean:.3f}, "
           f"max {max(cost_gaps, default=0.0):.3f}; failures {failures}")  # fmt: skip
     return failures

@@ -20,6 +20,7 @@ import dataclasses
 from pathlib import Path
 
 from instances import read_workload
+from instances.text import plural
 from planner.cluster import ReservationLog, simulate
 from planner.cluster.output import write_jobs_csv
 from planner.progress import Progress, phase
@@ -46,9 +47,9 @@ def main(jobs: int = 5000, out: str = "replay-out") -> dict:
         problems = check_schedule_files(replay.workload, folder / "jobs.csv", policy="easy",
                                         reservations=folder / "reservations.csv")  # fmt: skip
     if problems:
-        raise SystemExit(f"the checker found {len(problems)} violation(s): {problems[0]}")
+        raise SystemExit(f"the checker found {plural(len(problems), 'violation')}: {problems[0]}")
     summary = replay.summary()
-    print(f"{summary['jobs']} jobs of {TRACE.name} under EASY: checked, no violations")
+    print(f"{plural(summary['jobs'], 'job')} of {TRACE.name} under EASY: checked, no violations")
     for key in ("makespan", "utilisation", "mean_wait", "median_wait", "mean_bounded_slowdown"):
         value = summary[key]
         print(f"  {key:<22} {value:.4g}" if isinstance(value, float) else f"  {key:<22} {value}")

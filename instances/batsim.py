@@ -24,6 +24,7 @@ from typing import Any
 
 from instances.errors import DataError
 from instances.io import _check_keys, dumps_document
+from instances.text import plural
 from instances.workload import MAX_CPUS, MAX_TIME, ClusterJob, Machine, Workload
 
 MACHINE = "cluster"
@@ -138,7 +139,7 @@ def batsim_from_workload(workload: Workload) -> dict[str, Any]:
         speeds = f"{low:g}" if low == high else f"{low:g} to {high:g}"
         raise ValueError(
             "a Batsim workload is one machine of nb_res CPUs at speed 1; this workload has "
-            f"{len(workload.machines)} machine(s) at speed {speeds}"
+            f"{plural(len(workload.machines), 'machine')} at speed {speeds}"
         )
     jobs, profiles = [], {}
     for job in workload.jobs:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from instances import Instance, Job, Slot
+from instances.text import noun
 from models.progress import DEFAULT_TIME_LIMIT
 from models.result import Result
 
@@ -172,7 +173,8 @@ def solve_window(
     allowed = {"milp": {"backend"}, "cpsat": {"seed", "reduce"}, "dp": {"prune"}}.get(solver, set())
     extra = set(options) - allowed
     if extra:
-        raise TypeError(f"solver '{solver}' takes no option(s) {', '.join(sorted(extra))}")
+        raise TypeError(f"solver '{solver}' takes no {noun(len(extra), 'option')} "
+                        f"{', '.join(sorted(extra))}")
     limit_at = began + time_limit if time_limit is not None else None
     deadline = began + max(time_limit, BUILD_GRACE) if time_limit is not None else None
     notes: list[str] = []

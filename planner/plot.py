@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from instances import Instance
+from instances.text import plural
 from planner.window import Window
 
 PALETTE: tuple[str, ...] = (
@@ -205,7 +206,7 @@ def plot_windows(
     ax.set_xlabel("time (quanta)")
     head = title if title is not None else (instance.name or "windows")
     if hidden:
-        head += f"\nthe {len(nodes)} nodes the windows use ({hidden} others not drawn)"
+        head += f"\nthe {plural(len(nodes), 'node')} the windows use ({hidden} others not drawn)"
     ax.set_title(head)
     ax.grid(axis="x", linewidth=0.3, alpha=0.5)
     handles = [Patch(facecolor="white", edgecolor="#606060", label="free slot")]

@@ -17,6 +17,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from instances.text import noun, plural
 from instances.workload import ClusterJob, Machine, Workload
 from validation.cluster_csv import Reservation, Row, read_jobs_csv, read_reservations
 
@@ -165,6 +166,12 @@ def _text(spans: Iterable[tuple[int, int]]) -> str:
     return " ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in spans)
 
 
+def _cpus(spans: list[tuple[int, int]]) -> str:
+    """Return ``CPU 3`` or ``CPUs 0-3 8``."""
+    count = sum(hi - lo + 1 for lo, hi in spans)
+    return f"{noun(count, 'CPU')} {_text(spans)}"
+
+
 def _allocation(at: str, job: ClusterJob, row: Row, machine: Machine, first: int) -> list[str]:
     out = []
     spans = sorted(row.cpus)
@@ -172,12 +179,14 @@ def _allocation(at: str, job: ClusterJob, row: Row, machine: Machine, first: int
         out.append(f"machine: {at}: allocated_resources name a CPU twice")
     count = sum(hi - lo + 1 for lo, hi in spans)
     if count != job.cpus:
-        out.append(f"machine: {at}: {count} CPUs allocated, {job.cpus} requested")
+        out.append(f"machine: {at}: {plural(count, 'CPU')} allocated, {job.cpus} requested")
     last = first + machine.cpus - 1
     outside = [(lo, hi) for lo, hi in spans if lo < first or hi > last]
     if outside:
-        out.append(f"machine: {at}: CPU(s) {_text(outside[:5])} are not on machine "
-                   f"'{machine.id}' (CPUs {first}-{last})")  # fmt: skip
+        one = sum(hi - lo + 1 for lo, hi in outside) == 1
+        out.append(f"machine: {at}: {'CPU' if one else 'CPUs'} {_text(outside[:5])} "
+                   f"{'is' if one else 'are'} not on machine '{machine.id}' "
+                   f"(CPUs {first}-{last})")  # fmt: skip
     return out
 
 
@@ -223,7 +232,7 @@ def _overlaps(rows: Iterable[Row]) -> list[str]:
             held[i:j] = new
             los[i:j] = [p[0] for p in new]
     return [
-        f"overlap: job '{ident}' starts at {start} on CPU(s) {_text(_merged(cpus))} while job "
+        f"overlap: job '{ident}' starts at {start} on {_cpus(_merged(cpus))} while job "
         f"'{holder}' runs there until {end}"
         for (ident, start, holder, end), cpus in clashes.items()
     ]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from instances.errors import InstanceFileError
 from instances.limits import num
+from instances.text import noun
 
 CSV_MAX = 2**28
 """Largest jobs.csv or reservation log read, in bytes (256 MiB; ~1.7 million jobs)."""
@@ -100,11 +101,11 @@ def _rows(path: str | os.PathLike[str], columns: tuple[str, ...]) -> Iterator[tu
                 header = tuple(reader.fieldnames or ())
                 missing = [c for c in columns if c not in header]
                 if missing:
-                    rule = f"missing column(s): {', '.join(missing)}"
+                    rule = f"missing {noun(len(missing), 'column')}: {', '.join(missing)}"
                     raise InstanceFileError(name, "line 1", rule)
                 extra = [c for c in header if c not in columns]
                 if extra:
-                    rule = f"unknown column(s): {', '.join(map(repr, extra))}"
+                    rule = f"unknown {noun(len(extra), 'column')}: {', '.join(map(repr, extra))}"
                     raise InstanceFileError(name, "line 1", rule)
                 for record in reader:
                     if None in record or any(v is None for v in record.values()):

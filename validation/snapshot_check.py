@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from instances.text import plural
 from instances.workload import Workload
 
 
@@ -62,7 +63,8 @@ def check_snapshot(workload: Workload, windows: Iterable[tuple[str, str, int]], 
         if use > machines[mid].cpus:
             out.append(f"capacity: machine '{mid}' uses {use} CPUs at {s}")
     if late != delayed:
-        out.append(f"delayed: the schedule delays {late} jobs, the solver claims {delayed}")
+        out.append(f"delayed: the schedule delays {plural(late, 'job')}, "
+                   f"the solver claims {delayed}")
     if spans and not out:
         span = max(e for *_, e, _ in spans) - min(j.submit for j in workload.jobs)
         if span != makespan:

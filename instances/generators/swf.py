@@ -30,6 +30,7 @@ from instances.generators.environment import market_nodes
 from instances.generators.toporkov2012 import seed002_job
 from instances.instance import Instance
 from instances.limits import SWF_NODES_MAX, num
+from instances.text import plural
 from instances.traces import Packing, SwfError, SwfLog, pack, read_swf, window_busy
 
 NAME = "swf"
@@ -108,7 +109,8 @@ def summary(trace: str, max_procs: int = 0) -> str:
     parts = ", ".join(f"{k} {v}" for k, v in sorted(skipped.items())) or "none"
     waits = f"; unknown wait taken as 0: {log.wait_unknown}" if log.wait_unknown else ""
     return (
-        f"{log.path}: {len(packing.jobs)} jobs packed on {packing.processors} processors "
+        f"{log.path}: {plural(len(packing.jobs), 'job')} packed on "
+        f"{plural(packing.processors, 'processor')} "
         f"({delayed} delayed); skipped: {parts}{waits}"
     )
 

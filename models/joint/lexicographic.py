@@ -13,6 +13,7 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
+from instances.text import plural
 from models.backends import cpsat_bound, cpsat_solver, cpsat_status, run_cpsat
 from models.joint.cpsat import JointModel
 from models.progress import SearchProgress
@@ -85,7 +86,7 @@ def solve_lexicographic(
     (m.Maximize if sense == "max" else m.Minimize)(goal)
     solver = _solver(None if deadline is None else deadline.left(), threads, seed)
     if track is not None:
-        track.update(stage=f"objective, {len(best)} jobs placed")
+        track.update(stage=f"objective, {plural(len(best), 'job')} placed")
     second = run(solver, counting=False)
     if second in ("optimal", "feasible"):
         out["solution"] = jm.solution(solver)

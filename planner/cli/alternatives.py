@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from instances.text import plural
 from planner.cli.common import UsageError, emit_json, load, print_table
 from planner.cli.solve import algorithm_name, check_plot, plot, seed_value
 
@@ -76,5 +77,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         headers = ["job", "alt", "start", "finish", "runtime", "cost", "proc_time", "nodes"]
         print_table(headers, rows)
-        print(f"{len(alts.windows)} alternatives for {len(alts.jobs)} jobs ({name})")
+        print(f"{plural(len(alts.windows), 'alternative')} for "
+              f"{plural(len(alts.jobs), 'job')} ({name})")
     return 0

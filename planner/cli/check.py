@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Any
 
+from instances.text import plural
 from planner.cli.common import EXIT_VIOLATIONS, UsageError, choice, emit_json, load, time_limit
 from planner.cli.solve import seed_value
 
@@ -179,9 +180,9 @@ def _print(args: argparse.Namespace, results: Any, found: dict[str, Any]) -> int
         print(text)
     if len(shown) < len(lines):
         print(f"... and {len(lines) - len(shown)} more (--limit 0 shows all)")
-    head = (f"{args.results}: {report.jobs} jobs, {report.windows} windows checked "
-            f"({results.kind} lines): ")  # fmt: skip
-    head += f"{len(report.violations)} violation(s)" if report.violations else "no violations"
+    head = (f"{args.results}: {plural(report.jobs, 'job')}, "
+            f"{plural(report.windows, 'window')} checked ({results.kind} lines): ")  # fmt: skip
+    head += plural(len(report.violations), 'violation') if report.violations else "no violations"
     if found["tally"] is not None:
         counts = ", ".join(f"{n} {k}" for k, n in found["tally"].items() if n)
         head += f"; against planner's {_algorithm(args.algorithm)}: {counts or 'no jobs'}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from instances.text import plural
 from planner.cli.common import EXIT_VIOLATIONS, UsageError, emit_json
 
 
@@ -93,14 +94,14 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     if len(shown) < len(violations):
         print(f"... and {len(violations) - len(shown)} more")
-    status = f"{len(violations)} violation(s)" if violations else "no violations"
-    print(f"{args.jobs_csv}: {len(workload.jobs)} jobs checked: {status}")
+    status = plural(len(violations), 'violation') if violations else "no violations"
+    print(f"{args.jobs_csv}: {plural(len(workload.jobs), 'job')} checked: {status}")
     return _verdict(args.jobs_csv, violations)
 
 
 def _verdict(path: str, violations: list[str]) -> int:
     if not violations:
         return 0
-    print(f"{path}: the schedule breaks {len(violations)} rule(s) (listed on stdout)",
+    print(f"{path}: the schedule breaks {plural(len(violations), 'rule')} (listed on stdout)",
           file=sys.stderr)  # fmt: skip
     return EXIT_VIOLATIONS

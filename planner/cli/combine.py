@@ -26,6 +26,7 @@ import argparse
 import sys
 from typing import Any
 
+from instances.text import plural
 from planner.cli.common import (
     DEFAULT_TIME_LIMIT,
     UsageError,
@@ -157,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         solver = f"joint-{result.solver}"
     elif not found.complete:
         print(one_line(f"planner: combine: the time limit passed during the alternatives "
-                       f"search ({len(found)} alternatives found): nothing combined"),
+                       f"search ({plural(len(found), 'alternative')} found): nothing combined"),
               file=sys.stderr)  # fmt: skip
         result = Result("unknown", None, None, deadline.elapsed(), args.solver, (),
                         {"limit": None, "constraint_value": None})  # fmt: skip

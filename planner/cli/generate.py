@@ -18,6 +18,7 @@ import sys
 import textwrap
 from typing import Any
 
+from instances.text import plural
 from planner.cli.common import UsageError, param_value, writable, wrote
 
 _EPILOG = (
@@ -126,8 +127,8 @@ def workload_summary(workload: Any) -> str:
     """Return one line: jobs, machines, CPUs and the dropped source records by reason."""
     dropped = ", ".join(f"{k} {v}" for k, v in workload.dropped) or "none"
     return (
-        f"{len(workload.jobs)} jobs on {len(workload.machines)} machine(s), "
-        f"{workload.total_cpus} CPUs; dropped records: {dropped}"
+        f"{plural(len(workload.jobs), 'job')} on {plural(len(workload.machines), 'machine')}, "
+        f"{plural(workload.total_cpus, 'CPU')}; dropped records: {dropped}"
     )
 
 

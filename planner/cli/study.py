@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from planner.cli import study_reproduce
 from planner.cli.common import UsageError, print_table, wrote
 from planner.cli.study_errors import study_errors
@@ -257,7 +258,7 @@ def run_export(args: argparse.Namespace) -> int:
         writer(rows, args.output, kind.store.COLUMNS)
     except OSError as err:
         raise UsageError(f"planner study: cannot write {args.output} ({err.strerror})") from None
-    print(f"{len(rows)} rows written to {args.output}")
+    print(f"{plural(len(rows), 'row')} written to {args.output}")
     return 0
 
 

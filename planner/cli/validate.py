@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from instances.text import plural
 from planner.cli.common import load
 
 
@@ -31,8 +32,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     inst = load(args.file)
     print(
-        f"{args.file}: valid ({len(inst.nodes)} nodes, {len(inst.slots)} slots, "
-        f"{len(inst.jobs)} jobs, {inst.geometry} geometry)"
+        f"{args.file}: valid ({plural(len(inst.nodes), 'node')}, "
+        f"{plural(len(inst.slots), 'slot')}, {plural(len(inst.jobs), 'job')}, "
+        f"{inst.geometry} geometry)"
     )
     return 0
 

@@ -22,6 +22,7 @@ import shlex
 import sys
 from typing import Any
 
+from instances.text import plural
 from planner.cli.common import EXIT_VIOLATIONS, UsageError, emit_json, time_limit, wrote
 from planner.cli.solve import algorithm_name, seed_value
 
@@ -142,8 +143,8 @@ def _export(args: argparse.Namespace, program: list[str]) -> int:
             raise UsageError(f"planner verify: cannot write {args.export} "
                              f"({err.strerror or err})") from None  # fmt: skip
     wrote(paths[-1])
-    print(f"{args.export}: {len(paths) // 2} instances and their expected lines for {name} "
-          f"({mode}); manifest.json")  # fmt: skip
+    print(f"{args.export}: {plural(len(paths) // 2, 'instance')} and their expected lines "
+          f"for {name} ({mode}); manifest.json")  # fmt: skip
     return 0
 
 
@@ -206,8 +207,8 @@ def _verify(args: argparse.Namespace, argv: list[str]) -> int:
 
 def _print(summary: Any) -> None:
     c = summary.counts
-    print(f"verify {summary.algorithm} ({summary.mode}): {summary.instances} instances, "
-          f"{summary.jobs} jobs, {summary.runs} program runs")  # fmt: skip
+    print(f"verify {summary.algorithm} ({summary.mode}): {plural(summary.instances, 'instance')}, "
+          f"{plural(summary.jobs, 'job')}, {plural(summary.runs, 'program run')}")  # fmt: skip
     print(f"  identical {c['identical']}, ties {c['tie']}, differ {c['differs']}, infeasible "
           f"{c['infeasible']}, missing {c['missing']}, crashed {c['crashed']}, timed out "
           f"{c['timeout']}")  # fmt: skip
@@ -220,7 +221,7 @@ def _print(summary: Any) -> None:
         if cx.rerun:
             print(f"  rerun: {cx.rerun}")
     if summary.agree:
-        print(f"{summary.jobs} jobs, all identical or tied")
+        print(f"{plural(summary.jobs, 'job')}, all identical or tied")
     else:
         bad = summary.jobs - c["identical"] - c["tie"]
         print(f"{bad} of {summary.jobs} jobs disagree", file=sys.stdout)

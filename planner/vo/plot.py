@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from instances.text import plural
 from planner.plot import figure_class, plot_suffix
 from planner.vo.flow import Flow
 
@@ -39,6 +40,6 @@ def plot_cycles(flow: Flow, path: str | os.PathLike[str]) -> None:
     for ax in axes[-1]:
         ax.set_xlabel("cycle")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.suptitle(f"VO flow, policy {flow.policy}: {len(flow.cycles)} cycles")
+    fig.suptitle(f"VO flow, policy {flow.policy}: {plural(len(flow.cycles), 'cycle')}")
     fig.tight_layout()
     fig.savefig(os.fspath(path), format=suffix[1:])

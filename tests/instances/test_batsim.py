@@ -117,7 +117,7 @@ def test_validate_reads_a_batsim_file(tmp_path: Path, capsys: pytest.CaptureFixt
     path = tmp_path / "batsim.json"
     path.write_text(json.dumps(BATSIM), encoding="utf-8")
     assert main(["validate", str(path)]) == 0
-    assert "valid workload (4 jobs on 1 machine(s), 4 CPUs" in capsys.readouterr().out
+    assert "valid workload (4 jobs on 1 machine, 4 CPUs" in capsys.readouterr().out
 
 
 def test_neither_format_names_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

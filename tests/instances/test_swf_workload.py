@@ -176,7 +176,7 @@ def test_cli_reports_dropped_records(capsys) -> None:
     """``planner validate`` on a log names every drop reason with its count (never silent)."""
     assert main(["validate", str(FLOW)]) == 0
     out = capsys.readouterr().out
-    assert "5 jobs on 1 machine(s), 8 CPUs" in out
+    assert "5 jobs on 1 machine, 8 CPUs" in out
     for reason in ("submit_unknown 1", "run_time_unknown 1", "duplicate_job_number 1"):
         assert reason in out
 

@@ -43,7 +43,7 @@ def test_cli_writes_identical_files(tmp_path: Path, capsys) -> None:
             main(["generate", "klusacek2008", "--seed", "3", "--jobs", "50", "-o", str(path)]) == 0
         )
     assert paths[0].read_bytes() == paths[1].read_bytes()
-    assert "50 jobs on 150 machine(s)" in capsys.readouterr().err
+    assert "50 jobs on 150 machines" in capsys.readouterr().err
     assert main(["validate", str(paths[0])]) == 0
 
 

@@ -36,7 +36,7 @@ def test_a_correct_program_agrees(tmp_path: Path, capsys: pytest.CaptureFixture[
     code, out, _ = _verify(capsys, tmp_path / "out", "ok", "--scale", "0.05")
     rows = out.splitlines()
     assert code == 0, out
-    assert rows[0].startswith("verify amp (solve): 7 instances, 132 jobs, 1 program runs")
+    assert rows[0].startswith("verify amp (solve): 7 instances, 132 jobs, 1 program run")
     assert rows[1] == ("  identical 132, ties 0, differ 0, infeasible 0, missing 0, crashed 0, "
                        "timed out 0")  # fmt: skip
     assert rows[-1] == "132 jobs, all identical or tied" and not (tmp_path / "out").exists()

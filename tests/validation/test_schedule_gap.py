@@ -105,9 +105,9 @@ def test_report_flags_a_replay_that_beats_a_proven_optimum(tmp_path: Path) -> No
     forged[1]["makespan"] = forged[1]["opt_makespan"] - 1  # easy "better than optimal"
     rep = _stored_report(spec, {**result, "rows": forged}, tmp_path / "bad")
     text = rep.path.read_text()
-    assert rep.problems == ["1 replay(s) beat a proven optimum or bound: the model or the "
+    assert rep.problems == ["1 replay beat a proven optimum or bound: the model or the "
                             "simulator is wrong"]  # fmt: skip
-    assert "WARNING: 1 replay(s) beat a proven optimum" in text
+    assert "WARNING: 1 replay beat a proven optimum" in text
     assert [s["beats_optimum"] for s in summarise(forged)] == [0, 1]
     assert "| easy | 1 |" in render(summarise(forged)) and "1 **(!)**" in text
 

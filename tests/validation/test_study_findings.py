@@ -235,7 +235,7 @@ def test_gap_study_rows_explain_the_exact_found_share() -> None:
     assert "proved 1 optimal and 1 infeasible" in notes[0]
     assert notes[1] == ("Scored against: min_cost against the exact optimum over the slot "
                         "starts (the AEP start space, where these criteria lose nothing).")
-    assert notes[2] == "alp found no window in any of the 1 rows where one exists: 1 capped."
+    assert notes[2] == "alp found no window in the one row where one exists: 1 capped."
     (measure, obs), = measures
     assert measure.name == "relative gap" and len(obs) == 2  # the infeasible case is left out
     md, term = section((notes, measures), reference="the exact model")

@@ -456,7 +456,7 @@ def test_schedule_gap_runs_on_a_seed_whose_machines_are_all_narrow(
             "--policies", "fcfs", "easy", "--time-limit", "30", "--workers", "1", "--quiet",
             "--out", str(tmp_path / "o")]  # fmt: skip
     assert main(argv) == 0
-    assert "1 snapshots of 6 jobs on 5 machines (1 solved now)" in capsys.readouterr().out
+    assert "1 snapshot of 6 jobs on 5 machines (1 solved now)" in capsys.readouterr().out
 
 
 def _api_run(name: str, store: Any) -> Any:

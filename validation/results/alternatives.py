@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from instances import Instance, Slot
+from instances.text import plural
 from validation.results.lines import ResultFile
 from validation.results.report import Report, jobs_of, missing
 from validation.results.window import Violation, check_window, host_slot
@@ -75,7 +76,8 @@ def check_alternatives_file(instance: Instance, results: ResultFile, constraint:
     for job_id, number in none_line.items():
         if count[job_id]:
             rep.violations.append(Violation("status", "not_found", "no such line",
-                                            f"the job has {count[job_id]} alternatives", job_id,
+                                            f"the job has {plural(count[job_id], 'alternative')}",
+                                            job_id,
                                             number))  # fmt: skip
     missing(rep, instance, {**dict.fromkeys(count), **none_line})
     return rep

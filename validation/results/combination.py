@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from instances import Instance
+from instances.text import plural
 from validation.results.alternatives import check_alternatives_file
 from validation.results.lines import ResultFile, ResultLine, StatedWindow
 from validation.results.report import Report, jobs_of, missing
@@ -132,7 +133,8 @@ def _against_alternatives(
         if ln.window is None:
             if options and status in ("optimal", "feasible"):
                 rep.violations.append(Violation(
-                    "status", "postponed", "placed", f"the job has {len(options)} alternatives",
+                    "status", "postponed", "placed",
+                    f"the job has {plural(len(options), 'alternative')}",
                     job_id, ln.number))  # fmt: skip
             continue
         k = ln.alternative
@@ -141,7 +143,7 @@ def _against_alternatives(
         if k > len(options) or options[k - 1].key() != ln.window.key():
             rep.violations.append(Violation(
                 "job", f"alternative {k}", "its window as the alternatives file states it",
-                f"the job has {len(options)} alternatives", job_id, ln.number,
+                f"the job has {plural(len(options), 'alternative')}", job_id, ln.number,
                 alternative=k))  # fmt: skip
     check = check_alternatives_file(instance, alternatives, "budget")
     values: dict[str, list[int]] = defaultdict(list)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from instances.text import plural
 from models.joint.cg.column import Column
 from models.joint.cg.duals import MARGIN
 from models.joint.cg.enumeration import count_below
@@ -154,7 +155,7 @@ def deepen(
             break
         level, listed = chosen
         c.stats["listed"], c.stats["level"] = len(listed[0]), c.sign * level
-        c.track.update(stage=f"set packing of {len(listed[0])} windows below "
+        c.track.update(stage=f"set packing of {plural(len(listed[0]), 'window')} below "
                        f"{c.sign * (level + 1)}", incumbent=best, bound=low)
         before = low
         inc, best, low = pack(c, listed, inc, best, low, level + 1, deadline)

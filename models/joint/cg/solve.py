@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from instances.text import plural
 from models.joint.cg.branch import Tree, branch_and_price
 from models.joint.cg.budget import BUDGET, SCIP_RESERVE, SEARCH_ROUNDS
 from models.joint.cg.close import Closing, deepen, listing, pack, passes
@@ -324,7 +325,7 @@ def _close(
     columns, best, low = inc.columns, inc.value, inc.low
     if listed is not None and _time_for(run):  # every window of a better solution is listed
         run.stats["listed"] = len(listed[0])
-        run.track.update(stage=f"set packing of {len(listed[0])} windows", incumbent=best)
+        run.track.update(stage=f"set packing of {plural(len(listed[0]), 'window')}", incumbent=best)
         columns, best, low = pack(closing, listed, columns, best, low, None,
                                   run.deadline.early(SCIP_RESERVE))
     elif listed is None and close == "enumerate" and _time_for(run):

@@ -16,6 +16,7 @@ import bisect
 import numpy as np
 
 from instances.errors import LimitError
+from instances.text import plural
 
 MAX_NODES = 2_000_000
 """Most branches one search may visit."""
@@ -55,7 +56,7 @@ def search(
         visits[0] += 1
         if visits[0] > MAX_NODES:
             raise LimitError(f"the pricing subset search passed {MAX_NODES:,} branches "
-                             f"({m} nodes, {n} tasks, budget {budget})")
+                             f"({plural(m, 'node')}, {plural(n, 'task')}, budget {budget})")
         if r == 0:
             if (ex is None or has) and total < best[0]:
                 best[0], best[1] = total, list(picked)

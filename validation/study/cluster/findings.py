@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from instances.text import plural
 from validation.study.engine.findings import Parts
 from validation.study.engine.observations import Measure, Observation
 
@@ -22,8 +23,9 @@ def cluster_study(rows: Sequence[Row]) -> Parts:
            for r in rows]  # fmt: skip
     seeds = len({r["seed"] for r in rows})
     bad = sum(r["violations"] for r in rows)
-    notes = [f"{len(rows)} replays: {seeds} seed(s) per (workload, estimates, policy); policies "
-             "are scored against each other (no optimum is computed for a replay), on the same "
-             "seeds (the same job streams). The checker found "
-             f"{bad} violation(s) in the replays{' (must be 0)' if bad else ''}."]  # fmt: skip
+    notes = [f"{plural(len(rows), 'replay')}: {plural(seeds, 'seed')} per (workload, estimates, "
+             "policy); policies are scored against each other (no optimum is computed for a "
+             "replay), on the same seeds (the same job streams). The checker found "
+             f"{plural(bad, 'violation')} in the replays"
+             f"{' (must be 0)' if bad else ''}."]  # fmt: skip
     return notes, [(Measure("mean bounded slowdown", optimum=False, digits=3), obs)]

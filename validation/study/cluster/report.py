@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from planner import table
 from validation.study.cluster.store import COLUMNS
 from validation.study.engine.export import export_csv
@@ -176,7 +177,7 @@ def report_parts(rows: Sequence[Mapping[str, Any]], info: Mapping[str, Any], out
                                   for c in SUMMARY), ""]  # fmt: skip
     lines += [f"![{name[:-4]}]({name})" for name in figs]
     bad = sum(r["violations"] for r in rows)
-    problems = [f"the checker found {bad} violation(s)"] if bad else []
+    problems = [f"the checker found {plural(bad, 'violation')}"] if bad else []
     files = [out / "summary.csv", out / "rows.csv"]
     files += [out / f"{Path(f).stem}.{ext}" for f in figs for ext in formats]
     return ReportParts(head, lines, summary, text_table(summary), text_table(summary, wide=True),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from instances.text import plural
 from validation.study.cluster.spec import ClusterStudySpec
 from validation.study.engine.errors import StudyError
 from validation.study.engine.storage import StudyStore
@@ -81,6 +82,6 @@ class ClusterStore(StudyStore):
                  not in tasks]  # fmt: skip
         if extra:
             r = extra[0]
-            raise StudyError(f"{self.damaged(study)} has {len(extra)} row(s) of replays outside "
-                             f"the study (first: {r['workload']} seed {r['seed']} "
+            raise StudyError(f"{self.damaged(study)} has {plural(len(extra), 'row')} of replays "
+                             f"outside the study (first: {r['workload']} seed {r['seed']} "
                              f"{r['policy']})")  # fmt: skip

@@ -10,6 +10,7 @@ statement says why in one sentence.
 
 from __future__ import annotations
 
+from instances.text import plural
 from validation.study.engine.intervals import holm, sign_test, smallest_sign_p
 from validation.study.engine.observations import (
     TOLERANCE,
@@ -56,8 +57,8 @@ def differences(cells: Cells, m: Measure, seed: int, top: int) -> list[str]:
     significant = [r for r in rows if r[0] < ALPHA]
     out = [f"{m.name.capitalize()}: {len(significant)} of {len(tests)} compared pairs differ "
            f"significantly (paired exact sign test on the shared units, p < {ALPHA:g} after "
-           f"Holm's adjustment for {len(tests)} tests); pairs equal on every shared unit are not "
-           "counted."]  # fmt: skip
+           f"Holm's adjustment for {plural(len(tests), 'test')}); pairs equal on every shared "
+           "unit are not counted."]  # fmt: skip
     for q, (group, a, b, diffs, _, pos, neg) in significant[:top]:
         out.append(_difference(m, seed, group, a, b, diffs, pos, neg, q, len(tests)))
     rest = [r for r in rows if r[0] >= ALPHA]
@@ -85,9 +86,9 @@ def _difference(m: Measure, seed: int, group: str, a: str, b: str, diffs: list[f
             "excludes 0 although the test does not reject")  # fmt: skip
         adjusted = f", adjusted for {tests} tests" if tests > 1 else ""
         why = few if not significant and floor >= ALPHA else (
-            f"they are two tests, the interval of the mean difference over all {len(diffs)} "
-            f"units and the sign test on the {n} units where the two differ ({pos} against "
-            f"{neg}{adjusted})")  # fmt: skip
+            f"they are two tests, the interval of the mean difference over all "
+            f"{plural(len(diffs), 'unit')} and the sign test on the {plural(n, 'unit')} where "
+            f"the two differ ({pos} against {neg}{adjusted})")  # fmt: skip
         text += f" The interval {held}: {why}."
     elif not significant and floor >= ALPHA:
         text += f" {few[0].upper()}{few[1:]}."

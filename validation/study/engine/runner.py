@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from instances.text import plural
 from planner.progress import Progress
 from validation.study.engine.errors import StudyError
 from validation.study.engine.executors import Executor, SerialExecutor
@@ -42,7 +43,7 @@ def drain(executor: Executor, fn: Callable[[Any], Any], todo: Iterable[Any],
             written += 1
             bar.step()
             if stop_after is not None and written >= stop_after:
-                raise StudyStopped(f"stopped after {written} {unit}(s)")
+                raise StudyStopped(f"stopped after {plural(written, unit)}")
     except BaseException:
         getattr(executor, "abort", executor.close)()
         raise

@@ -28,6 +28,7 @@ from collections.abc import Hashable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+from instances.text import plural
 from validation.study.engine.errors import StudyError
 from validation.study.engine.locks import RunLock, guard, sigint_deferred
 
@@ -359,8 +360,9 @@ class StudyStore:
         unit = self.UNIT_NAME
         extra = sorted(set(counts) - set(recorded), key=repr)
         if extra:
-            raise StudyError(f"{self.damaged(study)} has rows of {len(extra)} unfinished "
-                             f"{unit}(s) (first: {extra[0]})")  # fmt: skip
+            raise StudyError(f"{self.damaged(study)} has rows of "
+                             f"{plural(len(extra), 'unfinished ' + unit)} "
+                             f"(first: {extra[0]})")  # fmt: skip
         short = sorted((i for i, n in recorded.items() if counts.get(i, 0) != n), key=repr)
         if short:
             i = short[0]

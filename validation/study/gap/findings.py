@@ -51,8 +51,9 @@ def gap_study(rows: Sequence[Row], solver: str = "cpsat", time_limit: float | No
         mine = [r for r in rows if r["algorithm"] == alg and r["exact_found"]]
         if mine and not any(r["found"] for r in mine):
             why = explain(alg, mine) if explain else None
-            notes.append(f"{alg} found no window in any of the {len(mine)} rows where one "
-                         f"exists{': ' + why if why else ''}.")  # fmt: skip
+            rows_with = "the one row" if len(mine) == 1 else f"any of the {len(mine)} rows"
+            notes.append(f"{alg} found no window in {rows_with} where one exists"
+                         f"{': ' + why if why else ''}.")  # fmt: skip
     measures = [(Measure("relative gap", percent=True), kinds["relative"]),
                 (Measure("absolute gap", "quanta"), kinds["absolute"])]
     return notes, [(m, o) for m, o in measures if o]

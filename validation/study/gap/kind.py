@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from validation.study.engine.errors import StudyError
 from validation.study.engine.kind import Outcome, ReportParts, StudyKind
 from validation.study.engine.options import number, param_value
@@ -93,8 +94,8 @@ class GapKind(StudyKind):
 
     def headline(self, spec: StudySpec, outcome: Outcome, store: StudyStore) -> str:
         """``FAMILY: N instances (K computed now), R rows in DB``."""
-        return (f"{spec.family}: {spec.instances} instances ({outcome.written} computed now), "
-                f"{len(outcome.rows)} rows in {store.path}")  # fmt: skip
+        return (f"{spec.family}: {plural(spec.instances, 'instance')} ({outcome.written} computed "
+                f"now), {plural(len(outcome.rows), 'row')} in {store.path}")  # fmt: skip
 
     def units(self, spec: StudySpec, store: StudyStore) -> Units:
         """Every instance, evaluated with the package's registries."""

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from planner import table
 from validation.study.engine.export import export_csv
 from validation.study.engine.findings import section
@@ -141,7 +142,7 @@ def report_parts(store: Store, info: Mapping[str, Any], rows: Sequence[Mapping[s
             path.write_text(text, encoding="utf-8")
             files.append(path)
     head, body = _markdown(info, summary, figures, errors, len(rows))
-    problems = [f"{len(errors)} error row(s) (see the report); instances saved in "
+    problems = [f"{plural(len(errors), 'error row')} (see the report); instances saved in "
                 f"{out / 'errors'}"] if errors else []  # fmt: skip
     table = text_table(summary) + "\n" + textwrap.fill(NARROW_LEGEND, WIDTH)
     return ReportParts(head, body, summary, table, text_table(summary, wide=True), files,
@@ -196,9 +197,10 @@ def _markdown(info: Mapping[str, Any], summary: Any, figures: list[str], errors:
     head = [
         f"# Gap study: {spec.family}",
         "",
-        f"- family `{spec.family}` ({params}), {spec.instances} instances, seed {spec.seed}",
+        f"- family `{spec.family}` ({params}), {plural(spec.instances, 'instance')}, "
+        f"seed {spec.seed}",
         f"- geometries: {', '.join(spec.geometries) or 'the family default'}",
-        f"- exact solver `{spec.solver}`, {spec.threads} thread(s), time limit "
+        f"- exact solver `{spec.solver}`, {plural(spec.threads, 'thread')}, time limit "
         f"{spec.time_limit if spec.time_limit else 'none'}",
         f"- planner {info['version']}, study {info['id']} created {info['created']}; "
         f"{info['done']} instances, {nrows} rows (instance × job × algorithm)",

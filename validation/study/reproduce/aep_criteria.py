@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from instances.text import plural
 from validation.study.reproduce.aep_criteria_measure import (
     ALGORITHMS,
     DEFAULT_READING,
@@ -110,7 +111,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     rows += [[k, *_claims(v)] for k, v in results.items()]
     cmp.table("the claims under each reading of job length, price and performance", head, rows)
     raw = avg["raw"]
-    cmp.table(f"sampling: mean and standard error over the {runs} runs of the reading used",
+    cmp.table(f"sampling: mean and standard error over the {plural(runs, 'run')} of the reading "
+              "used",
               SAMPLING_HEAD, sampling_rows(
                   (f"{a} {m}", paper(ref, a, m), raw[a, m])
                   for a in (*ALGORITHMS, "csa") for m in (*METRICS, "alternatives")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from instances.text import plural
 from validation.study.reproduce.amp_vs_alp_measure import (
     DEFAULT_PARAMS,
     DEFAULT_READING,
@@ -122,8 +123,9 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
     cmp.table(f"the claims under each reading of how a window is cut from the slot list "
               f"({READINGS[DEFAULT_READING]})", ["cut", *head[1:]], rows)  # fmt: skip
     add_tables(cmp, ref, seed, small, results[DEFAULT_READING], main)
-    cmp.table(f"whole time quanta: the chosen windows of the main table ({runs} runs) costed "
-              "with each task lasting exactly V/p instead of ceil(V/p) quanta",
+    cmp.table(f"whole time quanta: the chosen windows of the main table "
+              f"({plural(runs, 'run')}) costed with each task lasting exactly V/p instead of "
+              "ceil(V/p) quanta",
               ["problem", "algorithm", "paper", "ours", "same windows, exact V/p",
                "whole quanta add"],
               [[p, a, paper(ref, p, a, "cost"), avg[p, a, "cost"], avg[p, a, "cost_exact"],

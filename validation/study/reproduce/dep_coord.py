@@ -40,6 +40,7 @@ import statistics
 import time
 from typing import Any
 
+from instances.text import plural
 from planner.progress import track
 from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce import dep_coord_readings as readings
@@ -348,7 +349,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
              for q in ("near", "far") for a in ALGORITHMS]
     items.append(("multiple_best alternatives", paper(ref, "multiple_best", "alternatives"),
                   raw["alternatives"]))  # fmt: skip
-    cmp.table(f"sampling: mean and standard error over the {runs} runs of the layout used",
+    cmp.table(f"sampling: mean and standard error over the {plural(runs, 'run')} of the layout "
+              "used",
               SAMPLING_HEAD, sampling_rows(items))  # fmt: skip
     cmp.notes += ref["notes"]
     return cmp

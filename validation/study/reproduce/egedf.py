@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from instances.generators.registry import generate_workload
+from instances.text import plural
 from planner.cluster import simulate
 from validation.study.engine.executors import make_executor
 from validation.study.reproduce.common import bullets
@@ -204,7 +205,8 @@ def findings(o: Outcome) -> list[str]:
 def render(o: Outcome) -> str:
     """Return the table of means and the claim-by-claim verdicts."""
     lines = [f"{NAME}: {TITLE}",
-             f"ours: klusacek2008, {o.jobs} jobs per stream, {o.repetitions} repetition(s), "
+             f"ours: klusacek2008, {plural(o.jobs, 'job')} per stream, "
+             f"{plural(o.repetitions, 'repetition')}, "
              f"inter-arrival means {', '.join(f'{a:g}' for a in INTERARRIVALS)} s; "
              f"{o.seconds:.0f} s", "", "findings:", *bullets(findings(o)),
              ""]  # fmt: skip
@@ -253,7 +255,8 @@ def plot(o: Outcome, out: str | Path) -> list[Path]:
         ax.set_xlabel("mean inter-arrival time (s)")
         ax.grid(alpha=0.3)
     axes.flat[0].legend(title="policy (coinciding lines overlap)", fontsize="small")
-    fig.suptitle(f"Klusáček & Rudová 2008 setting: {o.jobs} jobs, {o.repetitions} repetition(s)")
+    fig.suptitle(f"Klusáček & Rudová 2008 setting: {plural(o.jobs, 'job')}, "
+                 f"{plural(o.repetitions, 'repetition')}")
     fig.tight_layout()
     path = out / "egedf-figures.png"
     fig.savefig(path, dpi=100, metadata={"Software": None})

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from instances.text import plural
 from planner.progress import track
 from validation.study.engine.seeds import instance_seed
 from validation.study.reproduce.common import (
@@ -155,7 +156,8 @@ def run(seed: int = 0, runs: int = DEFAULT_RUNS) -> Comparison:
               "into local jobs and advance reservations, and the budget",
               head, rows)  # fmt: skip
     raw = avg["raw"]
-    cmp.table(f"sampling: mean and standard error over the {runs} runs of the reading used",
+    cmp.table(f"sampling: mean and standard error over the {plural(runs, 'run')} of the reading "
+              "used",
               SAMPLING_HEAD, sampling_rows(
                   [(f"{a} q", paper(ref, a, "q"), raw[a]) for a in ALGORITHMS
                    if paper(ref, a, "q") is not None]

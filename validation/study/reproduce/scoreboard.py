@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from validation.study.engine.tables import WIDTH, render
 
 FORMAT = "planner.reproduction-result/1"
@@ -77,7 +78,7 @@ def findings_lines(res: Mapping[str, Any]) -> list[str]:
     """Return the Findings of one result: claims held / total and the largest differences."""
     undefined = f", {res['undefined']} undefined" if res["undefined"] else ""
     lines = [f"claims held: {res['held']} of {res['total']} ({res['differs']} differ"
-             f"{undefined}); {res['runs']} run(s), seed {res['seed']}"]  # fmt: skip
+             f"{undefined}); {plural(res['runs'], 'run')}, seed {res['seed']}"]  # fmt: skip
     lines += [f"largest difference: {d}" for d in res["differences"]]
     return lines
 

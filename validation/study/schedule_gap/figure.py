@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from validation.study.engine.figures import DEFAULT_FORMATS, available, save
 
 NAME = "schedule_gap"
@@ -46,7 +47,7 @@ def draw(summary: Sequence[Mapping[str, Any]], out: Path,
         ax.set_xticks(x, policies)
         ax.set_title(title, fontsize="medium")
         ax.legend(fontsize="small")
-    fig.suptitle(f"gap to the proven optimum (n = {proven} snapshots proven; bars: mean, "
+    fig.suptitle(f"gap to the proven optimum (n = {plural(proven, 'snapshot')} proven; bars: mean, "
                  "labelled)", fontsize="medium")
     fig.tight_layout()
     save(fig, out, NAME, formats)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from validation.study.engine.errors import StudyError
 from validation.study.engine.kind import Outcome, ReportParts, StudyKind
 from validation.study.engine.options import number
@@ -99,7 +100,8 @@ class ScheduleGapKind(StudyKind):
 
         seconds = store.seconds(outcome.study)  # type: ignore[attr-defined]
         counts = ", ".join(f"{v} {k}" for k, v in statuses(outcome.rows).items())
-        return (f"{spec.snapshots} snapshots of {spec.jobs} jobs on {spec.machines} machines "
+        return (f"{plural(spec.snapshots, 'snapshot')} of {plural(spec.jobs, 'job')} on "
+                f"{plural(spec.machines, 'machine')} "
                 f"({outcome.written} solved now) in {store.path}; {spec.solver} within "
                 f"{spec.time_limit:g} s: {counts}; solver {seconds[1]:.1f} s in total")
 

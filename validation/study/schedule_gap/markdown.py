@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from instances.text import noun, plural
 from planner import table
 from validation.study.schedule_gap.spec import ScheduleGapSpec
 from validation.study.schedule_gap.task import gap_text
@@ -62,22 +63,23 @@ def markdown(info: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
         r["optimum_violations"] for r in {r["snapshot"]: r for r in rows}.values())  # fmt: skip
     lines = [
         "# Schedule-gap study: cluster policies vs the exact optimum", "",
-        f"- {spec.snapshots} `klusacek2008` snapshots (seeds {spec.seed}.."
-        f"{spec.seed + spec.snapshots - 1}) of {spec.jobs} jobs on {spec.machines} machines, "
+        f"- {spec.snapshots} `klusacek2008` {noun(spec.snapshots, 'snapshot')} (seeds {spec.seed}.."
+        f"{spec.seed + spec.snapshots - 1}) of {plural(spec.jobs, 'job')} on "
+        f"{plural(spec.machines, 'machine')}, "
         f"mean inter-arrival {spec.interarrival:g} s (Klusáček & Rudová 2008)",
         f"- solver `{spec.solver}` (docs/exact-models.md), lexicographic (delayed jobs, then "
-        f"makespan), {spec.time_limit:g} s and {spec.threads} thread(s) per snapshot, seeded "
-        "with the best replay",
+        f"makespan), {spec.time_limit:g} s and {plural(spec.threads, 'thread')} per snapshot, "
+        "seeded with the best replay",
         f"- policies: {', '.join(spec.policies)}; planner {info['version']}, study {info['id']}",
         f"- command: `{spec.command()}`",
         f"- timing: created {info['created']}; replays {seconds[0]:.1f} s, solver "
         f"{seconds[1]:.1f} s in total", "",
     ]  # fmt: skip
     if beats:
-        lines += [f"**WARNING: {beats} replay(s) beat a proven optimum or bound. The exact "
+        lines += [f"**WARNING: {plural(beats, 'replay')} beat a proven optimum or bound. The exact "
                   "model or the simulator is wrong; these numbers cannot be trusted.**", ""]
     if bad:
-        lines += [f"**WARNING: the independent checkers found {bad} violation(s) (first "
+        lines += [f"**WARNING: the independent checkers found {plural(bad, 'violation')} (first "
                   "violation per row in `rows.csv`).**", ""]
     head, lines = lines, [
         "## Gap to the optimum", "",

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from instances.text import plural
 from validation.study.engine.kind import ReportParts
 from validation.study.schedule_gap.figure import draw
 from validation.study.schedule_gap.markdown import HEADERS, fmt, markdown
@@ -134,12 +135,12 @@ def report_parts(store: ScheduleGapStore, info: Mapping[str, Any],
     problems = []
     beaten = sum(s["beats_optimum"] for s in summary)
     if beaten:
-        problems.append(f"{beaten} replay(s) beat a proven optimum or bound: the model or the "
-                        "simulator is wrong")  # fmt: skip
+        problems.append(f"{plural(beaten, 'replay')} beat a proven optimum or bound: the model "
+                        "or the simulator is wrong")  # fmt: skip
     bad = sum(r["violations"] for r in rows) + sum(
         r["optimum_violations"] for r in {r["snapshot"]: r for r in rows}.values())  # fmt: skip
     if bad:
-        problems.append(f"the checkers found {bad} violation(s)")
+        problems.append(f"the checkers found {plural(bad, 'violation')}")
     files = [out / "summary.csv", out / "rows.csv"]
     files += [out / f"{Path(f).stem}.{ext}" for f in figures for ext in formats]
     return ReportParts(head, body, summary, text_table(summary), text_table(summary, wide=True),
