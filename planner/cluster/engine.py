@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from instances.errors import DataError
 from instances.workload import Workload
+from planner.cluster import one_machine
 from planner.cluster.cluster import Cluster, InvariantError
 from planner.cluster.durations import cached_tables, durations
 from planner.cluster.policies import POLICIES, Policy
@@ -114,6 +115,15 @@ def simulate(
             notify(job)
 
     cluster._ended_at_start = ended_at_start
+    if one_machine.fused(cluster, pol):
+        began = time.process_time()
+        instants = one_machine.replay(cluster, pol, tables, PROGRESS_EVERY, progress)
+        spent = time.process_time() - began
+        return Replay(
+            workload=workload, policy=pol.name, start=list(cluster.start_time),
+            machine=list(machine), finish=list(finish), events=events,
+            scheduler_seconds=spent, instants=instants,
+        )  # fmt: skip
     nxt = instants = now = 0
     later = 1 << 63  # after every instant (they are below 2^62)
     next_submit = submit[0] if n else later

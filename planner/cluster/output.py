@@ -59,15 +59,9 @@ _STATES = ("1,COMPLETED_SUCCESSFULLY", "0,COMPLETED_WALLTIME_REACHED")
 
 
 def _spans_texts(alloc: list[tuple[tuple[int, int], ...]]) -> list[str]:
-    """Return :func:`span_text` of every job's CPUs (one range formatted without a join)."""
-    out = []
-    for spans in alloc:
-        if len(spans) == 1:
-            lo, hi = spans[0]
-            out.append(f"{lo}-{hi}" if lo != hi else str(lo))
-        else:
-            out.append(span_text(spans))
-    return out
+    """Return :func:`span_text` of every job's CPUs, each distinct allocation formatted once."""
+    texts = {spans: span_text(spans) for spans in set(alloc)}
+    return list(map(texts.__getitem__, alloc))
 
 
 def write_jobs_csv(replay: Replay, path: str | Path) -> None:
@@ -75,7 +69,8 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
 
     Built from the replay's columns, one format per row; what is the same on
     every row (the workload's name, the machine of a one-machine workload, an
-    empty deadline) is part of the format. A job or machine name that CSV must
+    empty deadline and ``delayed`` 0 when no job has one) is part of the format,
+    and the rows are written at once. A job or machine name that CSV must
     quote sends the rows through :mod:`csv` instead (the same bytes either way).
     """
     c = replay.columns
@@ -102,7 +97,7 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
         no_deadline = all(d is None for d in c.deadline)
         row = (f"%s,{_literal(workload)},{_PROFILE},%d,%d,%d,%s,"
                f"%d,%d,%d,%d,%d,%.6f,%s,{_literal(names[0]) if one_machine else '%s'},"
-               f"{'' if no_deadline else '%s'},%d,%.6f\n")  # fmt: skip
+               f"{'' if no_deadline else '%s'},{'0' if no_deadline else '%d'},%.6f\n")  # fmt: skip
         columns = [ids, work, c.submit, c.cpus, c.requested, [_STATES[k] for k in c.killed],
                    replay.start, c.duration, replay.finish, c.wait, c.response, c.slowdown,
                    spans]  # fmt: skip
@@ -110,8 +105,9 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
             columns.append([names[m] for m in replay.machine])
         if not no_deadline:
             columns.append(["" if d is None else d for d in c.deadline])
-        columns += [c.delayed, c.bounded_slowdown]
-        fh.writelines(map(row.__mod__, zip(*columns, strict=True)))
+            columns.append(c.delayed)
+        columns.append(c.bounded_slowdown)
+        fh.write("".join(map(row.__mod__, zip(*columns, strict=True))))
 
 
 def _literal(text: str) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
 from operator import gt, mul, sub, truediv
 from typing import Any
 
@@ -206,13 +205,14 @@ class Columns:
             delayed = [False] * len(deadline)
         else:
             delayed = [d is not None and f > d for d, f in zip(deadline, finish, strict=True)]
+        # max(d, 1), max(d, 10) and max(1.0, q) without a call of max per job (durations >= 0)
+        slowdown = list(map(truediv, floated, [d or 1 for d in duration]))
+        floor = BSLD_THRESHOLD
+        bounded = [q if q > 1.0 else 1.0 for q in
+                   map(truediv, floated, [d if d > floor else floor for d in duration])]
         return Columns(
             submit, cpus, requested, list(map(gt, wc.work, requested)), deadline, duration,
-            list(map(sub, start, submit)), response,
-            list(map(truediv, floated, map(max, duration, repeat(1)))),
-            list(map(max, repeat(1.0), map(truediv, floated,
-                                            map(max, duration, repeat(BSLD_THRESHOLD))))),
-            delayed, busy, weighted,
+            list(map(sub, start, submit)), response, slowdown, bounded, delayed, busy, weighted,
         )  # fmt: skip
 
 
