@@ -133,6 +133,8 @@ def generate(
                 report(out)
             if added:
                 break
+        if not added and master.confirm():  # PDLP's duals priced nothing: GLOP's next
+            continue
         if not added:
             out.converged = True
             return out
