@@ -6,7 +6,7 @@ Usage::
 
     python benchmarks/bench_cg_pdlp.py [--seed 1] [--nodes 24] [--jobs 20]
         [--modes glop,pdlp] [--rows 2000] [--tolerance 1e-4] [--time-limit 400]
-        [--repeat 1] [--trace]
+        [--repeat 1] [--trace] [--whole]
 
 Per mode and repetition, one run of the cg solver to the end of its phase 2 (the root
 LP; no integer master): the master solves by PDLP and by GLOP (counts) with their mean
@@ -14,7 +14,8 @@ and largest seconds, the pricing rounds (a count), the mean seconds of a pricing
 the seconds to the end of the phase, the best Lagrangian bound, the LP value and whether
 the LP optimum was reached. ``--trace`` prints every master solve (solver, rows,
 seconds) and the bound after every round. Modes alternate within a repetition, so that
-the machine's load falls on both.
+the machine's load falls on both. ``--whole``: the whole solve instead (status, objective,
+proven bound, gap, wall seconds, pricing rounds, and the root's Lagrangian bound).
 """
 
 from __future__ import annotations
@@ -98,6 +99,21 @@ def phase2(inst: Instance, time_limit: float, trace: bool) -> dict[str, Any]:
     return out
 
 
+def whole(inst: Instance, time_limit: float) -> str:
+    """Run the whole cg solve of problem (8); return its row's figures."""
+    ids = [j.id for j in inst.jobs]
+    two = solve_combination(find_alternatives(inst, "amp", jobs=ids).by_job(), 8, "dp")
+    t = time.perf_counter()
+    r = solve_joint(inst, problem=8, solver="cg", hint=list(two.windows),
+                    t_star=two.info["t_star"], b_star=two.info["b_star"], time_limit=time_limit)
+    seconds = time.perf_counter() - t
+    cg = r.info["cg"]
+    gap = f"{100 * r.gap:.2f} %" if r.gap is not None else "-"
+    return (f"{r.status} placed {len(r.info['placed'])} value {r.objective} bound {r.bound}"
+            f" gap {gap} wall {seconds:.1f} s rounds {cg['rounds']} root lagrangian"
+            f" {cg['lagrangian']} closed_by {cg['closed_by']}")
+
+
 def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs) if xs else 0.0
 
@@ -114,6 +130,7 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=400.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--trace", action="store_true")
+    ap.add_argument("--whole", action="store_true")
     a = ap.parse_args()
     inst = generate("css2015", seed=a.seed, nodes=a.nodes, jobs=a.jobs)
     cg_master.FIRST_ORDER_ROWS = a.rows
@@ -126,6 +143,10 @@ def main() -> None:
     for _ in range(a.repeat):
         for mode in a.modes.split(","):
             cg_master.FIRST_ORDER = mode == "pdlp"
+            if a.whole:
+                print(f"{mode:5} {whole(inst, a.time_limit)}  (load {os.getloadavg()[0]:.2f})",
+                      flush=True)
+                continue
             if a.trace:
                 print(f"{mode}:")
             s = phase2(inst, a.time_limit, a.trace)

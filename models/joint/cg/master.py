@@ -27,7 +27,8 @@ with the columns.
 With ``first_order`` (default :data:`FIRST_ORDER`), a solve of at least
 :data:`FIRST_ORDER_ROWS` rows is made by PDLP (:mod:`models.joint.cg.pdlp`), warm-started
 from its previous point, until GLOP takes over for good: when a round priced at PDLP's
-duals adds no window (:meth:`Master.confirm`), at a dual re-solve, when a caller sets
+duals adds no window even at its tightest tolerance (:meth:`Master.confirm`), at a dual
+re-solve, when a caller sets
 GLOP's parameters (branch-and-price), or when PDLP fails. The duals are projected on their
 signs as GLOP's are, so every Lagrangian bound stays valid; the LP value of a PDLP solve is
 approximate and bounds nothing.
@@ -73,6 +74,12 @@ docstring). Off: measured in docs/exact-models.md ("A faster LP at size")."""
 
 FIRST_ORDER_ROWS = 2_000
 """Least rows of an LP that the master gives to PDLP (GLOP is fast below)."""
+
+TIGHTER = 0.01
+"""Factor of PDLP's tolerance after a round that added no window at its duals."""
+
+FINAL_TOLERANCE = 1e-6
+"""PDLP's tolerance below which such a round goes to GLOP instead."""
 
 
 class _Glop:
@@ -280,11 +287,16 @@ class Master:
         return self.lp.Objective().Value()
 
     def confirm(self) -> bool:
-        """Return whether the last solve was PDLP's; if so GLOP takes over for good, so that
-        a round that adds no window at PDLP's duals is repeated at the LP optimum."""
+        """Return whether the last solve was PDLP's, so that a round that adds no window at
+        its duals is repeated: by PDLP at a tolerance :data:`TIGHTER` times smaller, down
+        to :data:`FINAL_TOLERANCE`, then by GLOP for good, at the LP optimum."""
         if self.point is None:
             return False
-        self.first_order, self.point = False, None
+        self.point = None
+        if self.pdlp.tolerance > FINAL_TOLERANCE:
+            self.pdlp.tolerance = max(self.pdlp.tolerance * TIGHTER, FINAL_TOLERANCE)
+        else:
+            self.first_order = False
         return True
 
     def _dual(self, row: pywraplp.Constraint) -> float:

@@ -51,11 +51,11 @@ class FirstOrder:
     Parameters
     ----------
     tolerance
-        Relative optimality tolerance (:data:`TOLERANCE`).
+        Relative optimality tolerance (None: :data:`TOLERANCE`).
     """
 
-    def __init__(self, tolerance: float = TOLERANCE) -> None:
-        self.tolerance = tolerance
+    def __init__(self, tolerance: float | None = None) -> None:
+        self.tolerance = TOLERANCE if tolerance is None else tolerance
         self.last: Point | None = None
         self.weight: float | None = None  # PDLP's primal weight at the last solve
         self.solves = 0
