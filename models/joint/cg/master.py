@@ -68,9 +68,9 @@ the module docstring): created with columns, so that a later row step adds rows 
 GLOP = PRIMAL
 """GLOP's default parameters in the master (a caller restores them with this)."""
 
-FIRST_ORDER = False
+FIRST_ORDER = True
 """Whether a new master solves its large LPs by PDLP until GLOP takes over (module
-docstring). Off: measured in docs/exact-models.md ("A faster LP at size")."""
+docstring); measured in docs/exact-models.md ("A faster LP at size")."""
 
 FIRST_ORDER_ROWS = 2_000
 """Least rows of an LP that the master gives to PDLP (GLOP is fast below)."""
@@ -294,7 +294,9 @@ class Master:
             return False
         self.point = None
         if self.pdlp.tolerance > FINAL_TOLERANCE:
-            self.pdlp.tolerance = max(self.pdlp.tolerance * TIGHTER, FINAL_TOLERANCE)
+            tighter = self.pdlp.tolerance * TIGHTER  # 1e-4 · 0.01 is a hair above 1e-6
+            self.pdlp.tolerance = FINAL_TOLERANCE if tighter < 1.01 * FINAL_TOLERANCE \
+                else tighter
         else:
             self.first_order = False
         return True

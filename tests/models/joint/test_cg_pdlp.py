@@ -178,3 +178,17 @@ def test_cg_with_pdlp_proves_the_brute_force_optimum(
     assert (len(off.info["placed"]), off.objective) == (placed, best)
     assert check_alternatives(inst, r.windows, sequential=False) == []
     assert sum(solves) > 0
+
+
+def test_a_round_without_windows_tightens_pdlp_once_then_hands_over_to_glop() -> None:
+    """After PDLP's solve, :meth:`Master.confirm` asks for the round again: first by PDLP at
+    the final tolerance (exactly, not a hair above it), then by GLOP for good; after GLOP's
+    solve there is nothing to confirm."""
+    master = Master(1, Linear(one=-1.0), first_order=True)
+    empty = np.zeros(0)
+    master.point = Point(0.0, empty, empty, 0)
+    assert master.confirm() and master.first_order
+    assert master.pdlp.tolerance == master_module.FINAL_TOLERANCE
+    master.point = Point(0.0, empty, empty, 0)
+    assert master.confirm() and not master.first_order
+    assert not master.confirm()
