@@ -133,6 +133,10 @@ def generate(
                 report(out)
             if added:
                 break
+        if not added and master.confirm():  # none at PDLP's duals: again, tighter or by GLOP
+            if target is None or out.bound < target - IMPROVING:
+                continue
+            return out
         if not added:
             out.converged = True
             return out

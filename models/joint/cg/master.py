@@ -23,6 +23,15 @@ original rows are ``ρ_t = σ_t − Σ_{children c of t} σ_c``. GLOP (without p
 re-solves the grown model from its previous basis when only rows or only columns are new,
 so new rows are solved first, then columns, and the rows' slacks are created beforehand
 with the columns.
+
+With ``first_order`` (default :data:`FIRST_ORDER`), a solve of at least
+:data:`FIRST_ORDER_ROWS` rows is made by PDLP (:mod:`models.joint.cg.pdlp`), warm-started
+from its previous point, until GLOP takes over for good: when a round priced at PDLP's
+duals adds no window even at its tightest tolerance (:meth:`Master.confirm`), at a dual
+re-solve, when a caller sets
+GLOP's parameters (branch-and-price), or when PDLP fails. The duals are projected on their
+signs as GLOP's are, so every Lagrangian bound stays valid; the LP value of a PDLP solve is
+approximate and bounds nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ from ortools.linear_solver import pywraplp
 
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.duals import Duals
+from models.joint.cg.pdlp import FirstOrder, FirstOrderFailed, Point
 from models.joint.cg.pricing import Prices
 from planner.deadline import Deadline
 
@@ -58,6 +68,19 @@ the module docstring): created with columns, so that a later row step adds rows 
 GLOP = PRIMAL
 """GLOP's default parameters in the master (a caller restores them with this)."""
 
+FIRST_ORDER = True
+"""Whether a new master solves its large LPs by PDLP until GLOP takes over (module
+docstring); measured in docs/exact-models.md ("A faster LP at size")."""
+
+FIRST_ORDER_ROWS = 2_000
+"""Least rows of an LP that the master gives to PDLP (GLOP is fast below)."""
+
+TIGHTER = 0.01
+"""Factor of PDLP's tolerance after a round that added no window at its duals."""
+
+FINAL_TOLERANCE = 1e-6
+"""PDLP's tolerance below which such a round goes to GLOP instead."""
+
 
 class _Glop:
     """``pywraplp.Solver`` as the master's ``lp``, remembering its parameter string so that
@@ -66,10 +89,12 @@ class _Glop:
     def __init__(self) -> None:
         self.solver = pywraplp.Solver.CreateSolver("GLOP")
         self.params = PRIMAL
+        self.tuned = False  # a caller set the parameters: GLOP alone from then on
 
     def SetSolverSpecificParametersAsString(self, text: str) -> bool:
         """Keep ``text`` (empty: :data:`PRIMAL`) as the parameters of the next solves."""
         self.params = text or PRIMAL
+        self.tuned = True
         return bool(self.solver.SetSolverSpecificParametersAsString(self.params))
 
     def __getattr__(self, name: str) -> Any:
@@ -92,6 +117,9 @@ class Master:
     differenced
         Hold the node-time rows in differenced form (module docstring); else each row
         whole, as ``Σ_{w covers t} x_w ≤ 1``.
+    first_order
+        Solve LPs of at least :data:`FIRST_ORDER_ROWS` rows by PDLP until GLOP takes over
+        (module docstring; None: :data:`FIRST_ORDER`).
     """
 
     def __init__(
@@ -101,8 +129,13 @@ class Master:
         sides: Sequence[tuple[Linear, float]] = (),
         count: int | None = None,
         differenced: bool = True,
+        first_order: bool | None = None,
     ) -> None:
         self.lp = lp = _Glop()
+        self.first_order = FIRST_ORDER if first_order is None else first_order
+        self.pdlp = FirstOrder()
+        self.point: Point | None = None  # the PDLP point of the last solve (None: GLOP's)
+        self.glop_solves = 0
         self.differenced = differenced
         self.objective = objective
         self.sides = list(sides)
@@ -125,6 +158,7 @@ class Master:
         self.keys: set[tuple[int, int, tuple[int, ...]]] = set()
         self.pending: list[Column] = []
         lp.SetSolverSpecificParametersAsString(PRIMAL)
+        lp.tuned = False
         lp.Objective().SetMinimization()
 
     def add(self, col: Column) -> bool:
@@ -210,8 +244,22 @@ class Master:
     def solve(self, deadline: Deadline | None = None, dual: bool = False) -> float:
         """Solve the LP with the columns added so far; return its value (RuntimeError if GLOP
         fails, or stops at ``deadline``). ``dual``: by the dual
-        simplex from the previous basis (after bounds changed, as at a new tree node)."""
+        simplex from the previous basis (after bounds changed, as at a new tree node).
+        With :attr:`first_order` on and the LP large, PDLP solves it (module docstring)
+        and the value returned is PDLP's approximate primal objective."""
         lp = self.lp
+        self.point = None
+        if dual or lp.tuned:
+            self.first_order = False
+        if self.first_order and lp.NumConstraints() >= FIRST_ORDER_ROWS:
+            if self.pending:
+                self._enter_pending()
+            try:
+                self.point = self.pdlp.solve(lp.solver, deadline)
+                return self.point.objective
+            except FirstOrderFailed:
+                self.first_order = False
+        self.glop_solves += 1
         left = 0 if deadline is None else deadline.milliseconds()
         lp.solver.SetTimeLimit(left)  # milliseconds; 0: no limit
         if self.pending:
@@ -238,14 +286,38 @@ class Master:
             raise RuntimeError(f"the master LP ended with GLOP status {status}")
         return self.lp.Objective().Value()
 
+    def confirm(self) -> bool:
+        """Return whether the last solve was PDLP's, so that a round that adds no window at
+        its duals is repeated: by PDLP at a tolerance :data:`TIGHTER` times smaller, down
+        to :data:`FINAL_TOLERANCE`, then by GLOP for good, at the LP optimum."""
+        if self.point is None:
+            return False
+        self.point = None
+        if self.pdlp.tolerance > FINAL_TOLERANCE:
+            tighter = self.pdlp.tolerance * TIGHTER  # 1e-4 · 0.01 is a hair above 1e-6
+            self.pdlp.tolerance = FINAL_TOLERANCE if tighter < 1.01 * FINAL_TOLERANCE \
+                else tighter
+        else:
+            self.first_order = False
+        return True
+
+    def _dual(self, row: pywraplp.Constraint) -> float:
+        """GLOP's dual of ``row``, or PDLP's (0 for a row added since its solve)."""
+        if self.point is None:
+            return row.dual_value()
+        i = row.index()
+        return float(self.point.dual[i]) if i < len(self.point.dual) else 0.0
+
     def duals(self) -> Duals:
-        """Return the LP's duals, clipped to their valid signs, as :class:`Duals`."""
+        """Return the LP's duals (GLOP's or PDLP's, whichever solved last), clipped to their
+        valid signs, as :class:`Duals`."""
+        dual = self._dual
         form = self.objective
         for (g, _), row in zip(self.sides, self.side_rows, strict=True):
-            form = form + g.scaled(-min(row.dual_value(), 0.0))
+            form = form + g.scaled(-min(dual(row), 0.0))
         by_node = {}
         for node, rows in self.rows.items():
-            sigma = {t: r.dual_value() for t, r in rows.items()}
+            sigma = {t: dual(r) for t, r in rows.items()}
             children = self.children[node]
             items = [(t, -min(sigma[t] - sum(sigma[c] for c in children.get(t, ())), 0.0))
                      for t in self.points[node]]
@@ -255,15 +327,19 @@ class Master:
                     np.array([t for t, _ in items], dtype=np.int64),
                     np.array([rho for _, rho in items]),
                 )
-        mu = self.count_row.dual_value() if self.count_row is not None else 0.0
-        fixed = sum(min(r.dual_value(), 0.0) * b for r, (_, b) in
+        mu = dual(self.count_row) if self.count_row is not None else 0.0
+        fixed = sum(min(dual(r), 0.0) * b for r, (_, b) in
                     zip(self.side_rows, self.sides, strict=True))
         fixed += mu * (self.count or 0)
-        pi = [min(r.dual_value(), 0.0) for r in self.convex]
+        pi = [min(dual(r), 0.0) for r in self.convex]
         return Duals(form, Prices(by_node), mu, pi, fixed)
 
     def values(self) -> list[float]:
         """Return the LP value of each column's variable."""
+        if self.point is not None:
+            primal = self.point.primal
+            return [float(primal[x.index()]) if x.index() < len(primal) else 0.0
+                    for x in self.x]
         return [x.solution_value() for x in self.x]
 
 
