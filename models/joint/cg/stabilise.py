@@ -20,8 +20,9 @@ bound so far) and the master LP's duals π_out:
   towards π_out: smoothing too strong), else α ← min(:data:`HIGHEST`, α + STEP·(1 − α));
 - mispricing (π̃ yields no column improving the LP): after k mispricings the round is
   repeated at ᾱ_k = max(0, 1 − (k + 1)·(1 − α)) (Wentges, no direction; the first
-  pricing is k = 0), which reaches the LP duals after at most ⌈α/(1 − α)⌉ repeats, so column generation still ends only when the LP
-  duals price out nothing, at the LP optimum.
+  pricing is k = 0), which reaches the LP duals after at most ⌈α/(1 − α)⌉ repeats, so
+  column generation still ends only when the LP duals price out nothing, at the LP
+  optimum.
 
 Every point is sign-valid, so its Lagrangian value is a valid bound whatever the smoothing
 does; the smoothing changes the path, not the bound at convergence.
