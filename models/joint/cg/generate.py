@@ -128,6 +128,7 @@ def generate(
     smoother = Smoother(Space(master.objective, master.sides, master.count),
                         directional=mode == "directional") if mode != "off" else None
     out.smoother = smoother
+    centre, centre_bound = None, -float("inf")  # the stability centre: the best point priced
     while True:
         try:
             out.lp = master.solve(deadline)
@@ -137,22 +138,24 @@ def generate(
         if smoother is not None:
             smoother.misprices = 0
         while True:  # the LP duals only after mispricings
-            if smoother is None or out.duals is None:
+            if smoother is None or centre is None:
                 point, exact = current, True
             else:
-                point, exact = smoother.point(out.duals, current)
+                point, exact = smoother.point(centre, current)
             out.rounds += 1
             bound, values, added, least = _round(spaces, master, point, current, free_start,
                                                  columns, deadline)
             if bound is None:  # stopped by the deadline
                 return out
             if smoother is not None and not exact and added and not smoother.misprices:
-                assert out.duals is not None
+                assert centre is not None
                 smoother.adjust(smoother.space.subgradient(point, least, master.points),
-                                out.duals, current)
+                                centre, current)
             if bound > out.bound:
                 out.bound, out.duals, out.values = bound, point, values
-                if smoother is not None and smoother.directional:
+            if smoother is not None and bound > centre_bound:
+                centre, centre_bound = point, bound
+                if smoother.directional:
                     smoother.centre_subgradient = smoother.space.subgradient(
                         point, least, master.points)
             if report is not None:
