@@ -4,7 +4,7 @@ joint co-allocation (docs/exact-models.md), on css2015 batches (Toporkov et al. 
 Usage::
 
     python benchmarks/bench_cg.py seeds [--seeds 1-10] [--objectives p8,finish]
-        [--solvers cpsat,cg,cg-branch,cg-compact,cg-nodive] [--time-limit 60] [--nodes 24]
+        [--solvers cpsat,cg,cg-branch,cg-compact,cg-dive,cg-nodive] [--time-limit 60] [--nodes 24]
         [--jobs 20]
     python benchmarks/bench_cg.py frontier [--frontier-nodes 24,48,100] [--solvers cpsat,cg]
         [--time-limit 60] [--objective proc_time] [--step 4] [--cap 40] [--seed 1]
@@ -17,7 +17,7 @@ the last set packing and its level, branch-and-price nodes solved and left open,
 closed the gap), and the incumbents of the root dive and of the neighbourhood search
 (``from>to`` values, the dive's seconds). The solvers ``cg-branch`` and ``cg-compact``
 are ``cg`` with its gap closed by branch-and-price alone, or on the compact model, instead
-of by enumeration, and ``cg-nodive`` is ``cg`` without the root dive
+of by enumeration; ``cg-dive`` and ``cg-nodive`` are ``cg`` with and without the root dive
 (docs/exact-models.md). An objective ``pN`` is
 combination problem N solved as ``planner combine --problem N --joint`` does: its
 limit and hint come from the two-phase run (AMP alternatives, DP combination).
@@ -61,8 +61,8 @@ def solve(
     close, diving = cg_solve.CLOSE, cg_solve.DIVING
     if solver in CLOSES:  # cg, its gap closed another way than the default
         solver, cg_solve.CLOSE = "cg", CLOSES[solver]
-    if solver == "cg-nodive":
-        solver, cg_solve.DIVING = "cg", False
+    if solver in ("cg-dive", "cg-nodive"):
+        solver, cg_solve.DIVING = "cg", solver == "cg-dive"
     try:
         return _solve(inst, objective, solver, time_limit, ids)
     finally:
@@ -112,7 +112,7 @@ def run_seeds(args: argparse.Namespace) -> None:
                 cg = r.info.get("cg") or {}
                 gap = None if r.gap is None else 100 * r.gap
                 key = (objective, solver)
-                name = solver if solver in CLOSES or solver == "cg-nodive" else r.solver
+                name = solver if solver in (*CLOSES, "cg-dive", "cg-nodive") else r.solver
                 dive, search = cg.get("dive"), cg.get("lns")
                 proven[key] = proven.get(key, 0) + (r.status == "optimal")
                 gaps.setdefault(key, []).append(gap if gap is not None else float("inf"))

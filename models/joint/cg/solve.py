@@ -69,9 +69,12 @@ more than :data:`models.joint.cg.close.LISTING_LIMIT`), ``branch`` (branch-and-p
 :mod:`models.joint.cg.branch`) or ``compact`` (the compact CP-SAT model restricted by
 reduced-cost fixing); docs/benchmarks.md compares them."""
 
-DIVING = True
+DIVING = False
 """Whether the cg solver dives with limited discrepancy from the root for incumbents
-(:mod:`models.joint.cg.diving`; docs/benchmarks.md measures it on and off)."""
+(:mod:`models.joint.cg.diving`), in its share of the limit before the neighbourhood
+search. Off: measured on css2015 20 × 24 seeds 1–3 (docs/benchmarks.md), with half a core
+each, it improved the integer master's incumbent once in six runs (problem (8) seed 1:
+9971 to 9927 in 6.1 s) and found nothing within its 6 s on the other five."""
 
 EARLY_LIMIT = 8_000
 """Listing limit before the large-neighbourhood search: a listing this small goes to SCIP at
