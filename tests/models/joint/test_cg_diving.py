@@ -9,11 +9,13 @@ from collections.abc import Sequence
 
 import pytest
 
+from models.joint.cg import solve as cg_solve
 from models.joint.cg.column import Column
 from models.joint.cg.diving import dive_root
 from models.joint.cg.generate import generate
 from models.joint.exact import broken
-from tests.joint_batch import six_job_batch
+from tests.joint_batch import no_search, six_job_batch, solve_gap_case
+from validation import check_alternatives
 
 
 def placement(columns: Sequence[Column]) -> dict[int, tuple[int, tuple[int, ...]]]:
@@ -67,3 +69,21 @@ def test_dive_leaves_the_master_as_it_was() -> None:
     inf = master.lp.infinity()
     assert all(x.ub() == inf for x in master.x)
     assert master.solve() <= root.lp + 1e-6
+
+
+def test_cg_solver_with_the_dive_proves_the_brute_force_optima(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the root dive switched on (and no integer master nor search after the root, so
+    that the dive starts from the first incumbent), the cg solver still returns each tiny
+    gap case's brute-force optimum, proven, with windows that pass the joint checker."""
+    monkeypatch.setattr(cg_solve, "DIVING", True)
+    no_search(monkeypatch)
+    dived = 0
+    for seed in range(10):
+        r, placed, best, inst = solve_gap_case(seed)
+        assert r.status == "optimal"
+        assert (len(r.info["placed"]), r.objective) == (placed, best)
+        assert check_alternatives(inst, r.windows, sequential=False) == []
+        dived += "dive" in r.info["cg"]
+    assert dived  # the dive ran on some case whose gap the root left open
