@@ -35,7 +35,7 @@ smoothing) — or ``auto``: ``wentges`` from :data:`SMOOTH_JOBS` jobs on, else `
 
 Measured (docs/benchmarks.md, ``benchmarks/bench_cg_rounds.py --smoothing``): on css2015's
 20 jobs and 24 nodes plain column generation reaches the LP optimum in 16–30 rounds, and
-smoothing took problem (8)'s root 1.3–2.4 times longer (seeds 1–3); on 100 jobs and 100
+smoothing took problem (8)'s root 1.4–2.4 times longer (seeds 1–3); on 100 jobs and 100
 nodes the root is far from converged at its share of a 120 s limit, and after the same 25
 rounds Wentges's bound was 6.6 % higher than plain column generation's (directional 5.0 %)."""
 
