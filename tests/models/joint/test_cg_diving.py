@@ -71,6 +71,7 @@ def test_dive_leaves_the_master_as_it_was() -> None:
     assert master.solve() <= root.lp + 1e-6
 
 
+@pytest.mark.slow
 def test_cg_solver_with_the_dive_proves_the_brute_force_optima(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
