@@ -4,7 +4,8 @@ joint co-allocation (docs/exact-models.md), on css2015 batches (Toporkov et al. 
 Usage::
 
     python benchmarks/bench_cg.py seeds [--seeds 1-10] [--objectives p8,finish]
-        [--solvers cpsat,cg,cg-branch,cg-compact] [--time-limit 60] [--nodes 24] [--jobs 20]
+        [--solvers cpsat,cg,cg-branch,cg-compact,cg-dive,cg-nodive] [--time-limit 60] [--nodes 24]
+        [--jobs 20]
     python benchmarks/bench_cg.py frontier [--frontier-nodes 24,48,100] [--solvers cpsat,cg]
         [--time-limit 60] [--objective proc_time] [--step 4] [--cap 40] [--seed 1]
 
@@ -13,8 +14,10 @@ proven bound, gap (Result.gap, %), wall seconds, CPU seconds of this process (th
 machine may be shared: CPU seconds say how much work the limit allowed) and the
 machine-independent counts of the cg solver (pricing rounds, columns, windows listed for
 the last set packing and its level, branch-and-price nodes solved and left open, what
-closed the gap). The solvers ``cg-branch`` and ``cg-compact`` are ``cg`` with its gap
-closed by branch-and-price alone, or on the compact model, instead of by enumeration
+closed the gap), and the incumbents of the root dive and of the neighbourhood search
+(``from>to`` values, the dive's seconds). The solvers ``cg-branch`` and ``cg-compact``
+are ``cg`` with its gap closed by branch-and-price alone, or on the compact model, instead
+of by enumeration; ``cg-dive`` and ``cg-nodive`` are ``cg`` with and without the root dive
 (docs/exact-models.md). An objective ``pN`` is
 combination problem N solved as ``planner combine --problem N --joint`` does: its
 limit and hint come from the two-phase run (AMP alternatives, DP combination).
@@ -55,13 +58,15 @@ def solve(
 ) -> tuple[Result, float]:
     """Solve one case as the CLI does; return the Result and the CPU seconds it took."""
     ids = [j.id for j in inst.jobs] if jobs is None else jobs
-    close = cg_solve.CLOSE
+    close, diving = cg_solve.CLOSE, cg_solve.DIVING
     if solver in CLOSES:  # cg, its gap closed another way than the default
         solver, cg_solve.CLOSE = "cg", CLOSES[solver]
+    if solver in ("cg-dive", "cg-nodive"):
+        solver, cg_solve.DIVING = "cg", solver == "cg-dive"
     try:
         return _solve(inst, objective, solver, time_limit, ids)
     finally:
-        cg_solve.CLOSE = close
+        cg_solve.CLOSE, cg_solve.DIVING = close, diving
 
 
 def _solve(
@@ -92,7 +97,8 @@ def cell(value: object) -> str:
 def run_seeds(args: argparse.Namespace) -> None:
     """Print the per-seed table and the proven counts."""
     head = ["seed", "objective", "solver", "status", "placed", "value", "bound", "gap %",
-            "wall s", "cpu s", "rounds", "columns", "listed", "level", "nodes", "open", "closed"]
+            "wall s", "cpu s", "rounds", "columns", "listed", "level", "nodes", "open", "closed",
+            "dive", "search"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     gaps: dict[tuple[str, str], list[float]] = {}
@@ -106,13 +112,16 @@ def run_seeds(args: argparse.Namespace) -> None:
                 cg = r.info.get("cg") or {}
                 gap = None if r.gap is None else 100 * r.gap
                 key = (objective, solver)
-                name = solver if solver in CLOSES else r.solver
+                name = solver if solver in (*CLOSES, "cg-dive", "cg-nodive") else r.solver
+                dive, search = cg.get("dive"), cg.get("lns")
                 proven[key] = proven.get(key, 0) + (r.status == "optimal")
                 gaps.setdefault(key, []).append(gap if gap is not None else float("inf"))
                 row = [seed, objective, name, r.status, len(r.info["placed"]), r.objective,
                        r.bound, gap, r.runtime, cpu, cg.get("rounds"), cg.get("columns"),
                        cg.get("listed"), cg.get("level"), cg.get("nodes"), cg.get("open"),
-                       cg.get("closed_by")]
+                       cg.get("closed_by"),
+                       f"{dive['from']}>{dive['to']} ({dive['seconds']:.1f} s)" if dive else None,
+                       f"{search['from']}>{search['to']}" if search else None]
                 print("| " + " | ".join(cell(v) for v in row) + " |", flush=True)
     print()
     for (objective, solver), values in gaps.items():

@@ -36,6 +36,9 @@ class Budget:
         Phase 2's column generation to the root bound.
     integer_master
         The integer master over the root's columns.
+    dive
+        Diving with limited discrepancy from the root (:mod:`models.joint.cg.diving`);
+        ``most=0`` skips it.
     search
         The large-neighbourhood search (:mod:`models.joint.cg.lns`); ``most=0`` skips it.
     tree_heuristic
@@ -54,6 +57,7 @@ class Budget:
     count_master: Share
     root_lp: Share
     integer_master: Share
+    dive: Share
     search: Share
     tree_heuristic: Share
     close_least: float
@@ -66,6 +70,7 @@ BUDGET = Budget(
     count_master=Share(by=0.4, least=0.01),
     root_lp=Share(by=0.55),
     integer_master=Share(by=0.7, most=0.15, least=0.01),
+    dive=Share(most=0.1),
     search=Share(most=0.3),
     tree_heuristic=Share(most=0.03),
     close_least=0.05,

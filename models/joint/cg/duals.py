@@ -30,14 +30,16 @@ def round_up(bound: float) -> int:
 @dataclass(frozen=True)
 class Duals:
     """Sign-valid multipliers: pricing ``form`` (objective + side duals), node-time
-    ``prices`` ρ ≥ 0, count dual ``mu``, convexity duals ``pi`` ≤ 0, and ``fixed`` =
-    Σ_s y_s b_s + μ·P (y_s ≤ 0 the side duals, P the fixed count or 0)."""
+    ``prices`` ρ ≥ 0, count dual ``mu``, convexity duals ``pi`` ≤ 0, ``fixed`` =
+    Σ_s y_s b_s + μ·P (y_s ≤ 0 the side duals, P the fixed count or 0), and ``sides`` the
+    multipliers λ_s = −y_s ≥ 0 themselves (empty: all 0), which ``form`` already holds."""
 
     form: Linear
     prices: Prices
     mu: float
     pi: list[float]
     fixed: float
+    sides: tuple[float, ...] = ()
 
     def lagrangian(
         self, best: Sequence[float | None], placed: Sequence[bool | None] | None = None
@@ -96,4 +98,11 @@ class Duals:
             mu=a * self.mu + b * other.mu,
             pi=[a * x + b * y for x, y in zip(self.pi, other.pi, strict=True)],
             fixed=a * self.fixed + b * other.fixed,
+            sides=tuple(a * x + b * y for x, y in zip(_padded(self.sides, other.sides),
+                                                       _padded(other.sides, self.sides),
+                                                       strict=True)),
         )
+
+
+def _padded(xs: tuple[float, ...], like: tuple[float, ...]) -> tuple[float, ...]:
+    return xs + (0.0,) * (len(like) - len(xs))

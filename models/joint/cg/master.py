@@ -332,7 +332,8 @@ class Master:
                     zip(self.side_rows, self.sides, strict=True))
         fixed += mu * (self.count or 0)
         pi = [min(dual(r), 0.0) for r in self.convex]
-        return Duals(form, Prices(by_node), mu, pi, fixed)
+        sides = tuple(-min(dual(r), 0.0) for r in self.side_rows)
+        return Duals(form, Prices(by_node), mu, pi, fixed, sides)
 
     def values(self) -> list[float]:
         """Return the LP value of each column's variable."""

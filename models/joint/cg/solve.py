@@ -19,6 +19,7 @@ the neighbourhood search, the close.
 from __future__ import annotations
 
 import math
+import time as _clock
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from models.joint.cg.budget import BUDGET, SCIP_RESERVE, SEARCH_ROUNDS
 from models.joint.cg.close import Closing, deepen, listing, pack, passes
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.compact import close_compact
+from models.joint.cg.diving import dive_root
 from models.joint.cg.duals import Duals, round_up
 from models.joint.cg.generate import Generation, generate
 from models.joint.cg.lns import Search, lns
@@ -50,7 +52,7 @@ from models.joint.space import JobSpace
 from models.progress import SearchProgress
 from planner.deadline import Deadline
 
-__all__ = ["CG_METRICS", "CLOSE", "EARLY_LIMIT", "differenced", "round_up", "solve_cg"]
+__all__ = ["CG_METRICS", "CLOSE", "DIVING", "EARLY_LIMIT", "differenced", "round_up", "solve_cg"]
 
 CG_METRICS: tuple[str, ...] = tuple(LINEAR_METRICS)
 """Objectives (and "time"/"cost" of problems (6)–(9)) that the ``cg`` solver handles."""
@@ -67,6 +69,13 @@ over them solved by SCIP, :mod:`models.joint.cg.packing`; branch-and-price when 
 more than :data:`models.joint.cg.close.LISTING_LIMIT`), ``branch`` (branch-and-price,
 :mod:`models.joint.cg.branch`) or ``compact`` (the compact CP-SAT model restricted by
 reduced-cost fixing); docs/benchmarks.md compares them."""
+
+DIVING = False
+"""Whether the cg solver dives with limited discrepancy from the root for incumbents
+(:mod:`models.joint.cg.diving`), in its share of the limit before the neighbourhood
+search. Off: measured on css2015 20 × 24 seeds 1–3 (docs/benchmarks.md), with half a core
+each, it improved the integer master's incumbent once in six runs (problem (8) seed 1:
+9971 to 9927 in 6.1 s) and found nothing within its 6 s on the other five."""
 
 EARLY_LIMIT = 8_000
 """Listing limit before the large-neighbourhood search: a listing this small goes to SCIP at
@@ -150,6 +159,7 @@ def solve_cg(
     inc = _integer(run, root, inc)
     closing = Closing(spaces, root.gen, metric, sign, sides, root.count, free_start, seed,
                       run.stats, run.track, run.deadline)
+    inc = _dive(run, root, inc, closing)
     close = CLOSE if CLOSE != "enumerate" or batch_exact_enough(spaces, metric, sides) else (
         "compact")  # values past SCIP's exact range: CP-SAT's 64-bit integers
     listed = None
@@ -276,6 +286,24 @@ def _integer(run: Run, root: Root, inc: Incumbent) -> Incumbent:
                        run.deadline.stage(BUDGET.integer_master), count=root.count,
                        hint=inc.columns, below=inc.value if inc.base is not None else None)
     return inc.offer(run, root, found)
+
+
+def _dive(run: Run, root: Root, inc: Incumbent, closing: Closing) -> Incumbent:
+    """Diving with limited discrepancy from the root (:mod:`models.joint.cg.diving`), beside
+    the integer master and the neighbourhood search; every solution re-checked exactly."""
+    if not DIVING or not BUDGET.dive.most or not inc.open or inc.low is None:
+        return inc
+    run.track.update(stage="diving", incumbent=inc.value)
+    began = _clock.perf_counter()
+    found = dive_root(run.spaces, root.master, run.metric, run.sign, inc.value,
+                      accept=lambda cols: passes(closing, cols), free_start=run.free_start,
+                      deadline=run.deadline.stage(BUDGET.dive), base=inc.base)
+    run.stats["dive"] = {"nodes": found.nodes, "rounds": found.rounds,
+                         "found": [run.sign * v for v in found.found],
+                         "from": run.sign * inc.value, "to": run.sign * found.value,
+                         "seconds": round(_clock.perf_counter() - began, 2)}
+    run.stats["rounds"] += found.rounds
+    return inc.offer(run, root, found.columns)
 
 
 def _search(run: Run, root: Root, inc: Incumbent) -> Incumbent:
