@@ -61,6 +61,11 @@ def cpsat_solver(*, threads: int, seed: int, time_limit: float | None) -> Any:
         solver.parameters.max_time_in_seconds = max(float(time_limit), 0.0)
     solver.parameters.absolute_gap_limit = 0.0  # a stop is optimal only at a zero gap
     solver.parameters.relative_gap_limit = 0.0
+    # OR-Tools 9.15's presolve sums 64-bit coefficients of an enforced linear row into a
+    # 32-bit int (google/or-tools#5293): past 2^31 of Boolean terms it drops the
+    # enforcement literal, cuts off feasible solutions and proves a wrong optimum
+    # (docs/guarantees.md). The rule runs only inside the inclusion step, which this turns off.
+    solver.parameters.presolve_inclusion_work_limit = 0
     return solver
 
 
