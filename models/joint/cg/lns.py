@@ -80,14 +80,18 @@ def lns(
     value = sum(sign * c.metric(metric) for c in incumbent)
     jobs = [j for j, sp in enumerate(spaces) if sp.start_range is not None]
     out = Search(list(incumbent), value, size=min(max(size, 2), len(jobs)), exhausted=not jobs)
+    longest = 0.0  # a neighbourhood starts only with the longest one so far left
     while jobs and (rounds is None or out.rounds < rounds) and (
             target is None or out.value > target) and (
             patience is None or out.stale < patience) and (
-            deadline is None or not deadline.passed()):
+            deadline is None or deadline.more_than(longest)):
+        began = deadline.clock() if deadline is not None else 0.0
         free = _neighbourhood(cols, jobs, out.size, rng)
         status, found = repair(spaces, cols, free, metric, sign, sides, free_start=free_start,
                                seed=seed, det_limit=det_limit, deadline=deadline)
         out.rounds += 1
+        if deadline is not None:
+            longest = max(longest, deadline.clock() - began)
         better = False
         if found is not None:
             new = {**{j: c for j, c in cols.items() if j not in free}, **found}

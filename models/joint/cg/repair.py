@@ -53,7 +53,8 @@ def repair(
     Returns the CP-SAT status and the free jobs' new columns (None when no solution was
     found): as many placed as in ``cols``, Σ ``sign``·``metric`` over them minimised, the
     side rows ``(metric, limit)`` held with the fixed jobs' share subtracted. The solve is
-    bounded by ``det_limit`` deterministic seconds and by ``deadline``.
+    bounded by ``det_limit`` deterministic seconds and by ``deadline`` (status ``unknown``
+    when it passes while the model is built).
     """
     m = cp_model.CpModel()
     busy: dict[str, list[tuple[int, int]]] = defaultdict(list)
@@ -66,6 +67,8 @@ def repair(
     per_node: dict[str, list[cp_model.IntervalVar]] = defaultdict(list)
     made: dict[int, tuple[cp_model.IntVar, cp_model.IntVar, dict[int, cp_model.IntVar]]] = {}
     for j in sorted(free):
+        if deadline is not None and deadline.passed():  # a large model takes seconds to build
+            return "unknown", None
         sp, now = spaces[j], cols.get(j)
         lo, hi = sp.start_range or (0, 0)
         placed = m.NewBoolVar("")

@@ -167,6 +167,41 @@ def test_a_passed_deadline_returns_the_incumbent() -> None:
     assert got.rounds == 0 and got.columns == start and got.value == total(start, metric)
 
 
+def test_a_neighbourhood_starts_only_with_the_longest_one_so_far_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fake clock; each neighbourhood takes 4 s of it. With a 10 s limit the search solves
+    two (at 0 s and 4 s) and stops at 8 s, when 2 s are left: it starts no neighbourhood
+    it could not finish before the deadline."""
+    import models.joint.cg.lns as lns_module
+
+    now = [0.0]
+
+    def slow_repair(*args: object, **kwargs: object) -> tuple[str, None]:
+        now[0] += 4.0
+        return "feasible", None
+
+    monkeypatch.setattr(lns_module, "repair", slow_repair)
+    inst, spaces, metric, sides, free = case(1)
+    start = poor_start(spaces, every_column(inst, spaces, free), metric, sides)
+    got = lns(spaces, start, metric, 1, sides, free_start=free, patience=None,
+              deadline=Deadline(10.0, began=0.0, clock=lambda: now[0]))  # fmt: skip
+    assert got.rounds == 2 and now[0] == 8.0 and got.columns == start
+
+
+def test_a_deadline_passing_while_the_model_is_built_stops_the_repair() -> None:
+    """A deadline that has passed before the first job's part of the model is built: the
+    repair returns status unknown and no columns, without calling CP-SAT."""
+    from models.joint.cg.repair import repair
+
+    inst, spaces, metric, sides, free = case(2)
+    start = poor_start(spaces, every_column(inst, spaces, free), metric, sides)
+    cols = {c.j: c for c in start}
+    got = repair(spaces, cols, set(cols), metric, 1, sides, free_start=free,
+                 deadline=Deadline(0.0))  # fmt: skip
+    assert got == ("unknown", None)
+
+
 @pytest.mark.parametrize(
     ("d", "busy", "fits"),
     [
