@@ -14,7 +14,7 @@ from collections import defaultdict
 from instances import Instance, Slot
 from instances.text import plural
 from validation.results.lines import ResultFile
-from validation.results.report import Report, jobs_of, missing
+from validation.results.report import Report, jobs_of, known_lines, missing
 from validation.results.window import Violation, check_window, host_slot
 
 
@@ -29,12 +29,7 @@ def check_alternatives_file(instance: Instance, results: ResultFile, constraint:
     none_line: dict[str, int] = {}
     rounds: list[set[str]] = [set()]
     last = -1
-    for ln in results.lines:
-        job = jobs.get(ln.job)
-        if job is None:
-            rep.violations.append(Violation("job", ln.job, "a job of the instance", "unknown job",
-                                            ln.job, ln.number))  # fmt: skip
-            continue
+    for ln, job in known_lines(rep, results.lines, jobs):
         if ln.window is None:
             if ln.job in none_line:
                 rep.violations.append(Violation("job", "a second not_found line", "one",

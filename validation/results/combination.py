@@ -18,7 +18,7 @@ from instances import Instance
 from instances.text import plural
 from validation.results.alternatives import check_alternatives_file
 from validation.results.lines import ResultFile, ResultLine, StatedWindow
-from validation.results.report import Report, jobs_of, missing
+from validation.results.report import Report, jobs_of, known_lines, missing
 from validation.results.window import PROBLEMS, Violation, check_window
 
 _REL = 1e-9
@@ -42,12 +42,7 @@ def check_combination_file(
     seen: dict[str, ResultLine] = {}
     placed: list[tuple[ResultLine, dict[str, float] | None]] = []
     busy: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
-    for ln in results.lines:
-        job = jobs.get(ln.job)
-        if job is None:
-            rep.violations.append(Violation("job", ln.job, "a job of the instance", "unknown job",
-                                            ln.job, ln.number))  # fmt: skip
-            continue
+    for ln, job in known_lines(rep, results.lines, jobs):
         if ln.job in seen:
             rep.violations.append(Violation("job", "a second line", "one line per job",
                                             f"the first is line {seen[ln.job].number}", ln.job,

@@ -14,7 +14,7 @@ from instances import CRITERIA, Instance, Job
 from validation.results.alternatives import check_alternatives_file
 from validation.results.combination import check_combination_file
 from validation.results.lines import ResultFile, ResultLine
-from validation.results.report import Report, jobs_of, missing
+from validation.results.report import Report, jobs_of, known_lines, missing
 from validation.results.window import Violation, better, check_window, criterion_value
 
 _REL = 1e-9
@@ -55,12 +55,7 @@ def _check_solve(instance: Instance, results: ResultFile, constraint: str) -> Re
     rep = Report(jobs=len(instance.jobs))
     jobs = jobs_of(instance)
     seen: dict[str, int] = {}
-    for ln in results.lines:
-        job = jobs.get(ln.job)
-        if job is None:
-            rep.violations.append(Violation("job", ln.job, "a job of the instance", "unknown job",
-                                            ln.job, ln.number))  # fmt: skip
-            continue
+    for ln, job in known_lines(rep, results.lines, jobs):
         if ln.job in seen:
             rep.violations.append(Violation("job", f"a second line for '{ln.job}'", "one line",
                                             f"the first is line {seen[ln.job]}", ln.job,

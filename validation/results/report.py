@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from instances import Instance, Job
 from validation.results.window import Violation
+
+if TYPE_CHECKING:
+    from validation.results.lines import ResultLine
 
 
 @dataclass
@@ -19,7 +24,6 @@ class Report:
     jobs: int = 0
 
 
-
 def jobs_of(instance: Instance) -> dict[str, Job]:
     """Return job id → job."""
     return {j.id: j for j in instance.jobs}
@@ -30,3 +34,16 @@ def missing(rep: Report, instance: Instance, seen: dict[str, int]) -> None:
     for job in instance.jobs:
         if job.id not in seen:
             rep.violations.append(Violation("missing", "no line", "a line", "", job.id))
+
+
+def known_lines(rep: Report, lines: Sequence[ResultLine],
+                jobs: dict[str, Job]) -> Iterator[tuple[ResultLine, Job]]:  # fmt: skip
+    """Yield each line with its job; a line naming no job of the instance is a ``job``
+    violation instead."""
+    for ln in lines:
+        job = jobs.get(ln.job)
+        if job is None:
+            rep.violations.append(Violation("job", ln.job, "a job of the instance", "unknown job",
+                                            ln.job, ln.number))  # fmt: skip
+        else:
+            yield ln, job
