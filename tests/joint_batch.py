@@ -5,6 +5,7 @@ seeded with AMP's first alternatives (disjoint, so a feasible start at any count
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -90,3 +91,17 @@ def no_search(monkeypatch: pytest.MonkeyPatch) -> None:
     close starts from the first incumbent."""
     monkeypatch.setattr(cg_solve, "BUDGET", dataclasses.replace(
         BUDGET, search=Share(most=0.0), integer_master=Share(most=0.0)))
+
+
+COLUMN_NODES = ("a", "b", "c")
+"""The nodes of :func:`random_column`'s windows."""
+
+
+def random_column(rng: random.Random, j: int) -> Column:
+    """Return a random window of job ``j``: 1–2 tasks on distinct nodes from a common start."""
+    T = rng.randrange(0, 30)
+    nodes = rng.sample(COLUMN_NODES, rng.choice((1, 2)))
+    lengths = [rng.randrange(1, 12) for _ in nodes]
+    tasks = tuple((node, T, T + d) for node, d in zip(nodes, lengths, strict=True))
+    return Column(j=j, T=T, chosen=tuple(range(len(nodes))), tasks=tasks,
+                  proc_time=sum(lengths), cost=rng.randrange(1, 50), runtime=max(lengths))

@@ -12,18 +12,7 @@ from ortools.linear_solver import pywraplp
 
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.master import Master
-
-NODES = ("a", "b", "c")
-
-
-def _column(rng: random.Random, j: int) -> Column:
-    """Return a random window of job ``j``: 1–2 tasks on distinct nodes from a common start."""
-    T = rng.randrange(0, 30)
-    nodes = rng.sample(NODES, rng.choice((1, 2)))
-    lengths = [rng.randrange(1, 12) for _ in nodes]
-    tasks = tuple((node, T, T + d) for node, d in zip(nodes, lengths, strict=True))
-    return Column(j=j, T=T, chosen=tuple(range(len(nodes))), tasks=tasks,
-                  proc_time=sum(lengths), cost=rng.randrange(1, 50), runtime=max(lengths))
+from tests.joint_batch import random_column
 
 
 def _dense_value(columns: list[Column], jobs: int, form: Linear, count: int | None) -> float:
@@ -61,7 +50,7 @@ def test_differenced_rows_give_the_plain_lp_and_its_duals(seed: int, differenced
                           40 * j + 101),), proc_time=1, cost=1, runtime=1))
     for _ in range(3):
         for _ in range(rng.randrange(4, 12)):
-            master.add(_column(rng, rng.randrange(jobs)))
+            master.add(random_column(rng, rng.randrange(jobs)))
         value = master.solve()
         assert value == pytest.approx(_dense_value(master.columns, jobs, form, count), abs=1e-6)
         duals = master.duals()

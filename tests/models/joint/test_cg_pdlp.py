@@ -15,10 +15,8 @@ from models.joint.cg.column import Column, Linear
 from models.joint.cg.generate import generate
 from models.joint.cg.master import Master
 from models.joint.cg.pdlp import TOLERANCE, FirstOrder, Point
-from tests.joint_batch import six_job_batch, solve_gap_case
+from tests.joint_batch import random_column, six_job_batch, solve_gap_case
 from validation import check_alternatives
-
-NODES = ("a", "b", "c")
 
 
 def _hand_lp() -> tuple[pywraplp.Solver, list[pywraplp.Constraint]]:
@@ -45,16 +43,6 @@ def test_pdlp_duals_match_glop_and_the_hand_duals_on_every_row_sense() -> None:
     assert point.primal.tolist() == pytest.approx([3.0, 1.0, 1.0], abs=1e-6)
 
 
-def _column(rng: random.Random, j: int) -> Column:
-    """Return a random window of job ``j``: 1–2 tasks on distinct nodes from a common start."""
-    T = rng.randrange(0, 30)
-    nodes = rng.sample(NODES, rng.choice((1, 2)))
-    lengths = [rng.randrange(1, 12) for _ in nodes]
-    tasks = tuple((node, T, T + d) for node, d in zip(nodes, lengths, strict=True))
-    return Column(j=j, T=T, chosen=tuple(range(len(nodes))), tasks=tasks,
-                  proc_time=sum(lengths), cost=rng.randrange(1, 50), runtime=max(lengths))
-
-
 def _masters(seed: int, differenced: bool) -> tuple[Master, Master, int]:
     """Return a GLOP master and a PDLP master (every size) over the same random columns."""
     rng = random.Random(seed)
@@ -65,7 +53,7 @@ def _masters(seed: int, differenced: bool) -> tuple[Master, Master, int]:
             Master(jobs, form, count=count, differenced=differenced, first_order=True))
     columns = [Column(j=j, T=40 * j + 100, chosen=(0,), tasks=(("a", 40 * j + 100,
                       40 * j + 101),), proc_time=1, cost=1, runtime=1) for j in range(jobs)]
-    columns += [_column(rng, rng.randrange(jobs)) for _ in range(rng.randrange(8, 20))]
+    columns += [random_column(rng, rng.randrange(jobs)) for _ in range(rng.randrange(8, 20))]
     for m in pair:
         for col in columns:
             m.add(col)
