@@ -14,7 +14,6 @@ such as ``0-3 8``), then ``machine``, ``deadline`` (empty when none),
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -81,6 +80,8 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
     spans = _spans_texts(replay.alloc)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         if _QUOTED.search("".join([*ids, *names, workload])):
+            import csv  # only for names that CSV must quote: not imported by every replay
+
             out = csv.writer(fh, lineterminator="\n")
             out.writerow(COLUMNS)
             out.writerows(
