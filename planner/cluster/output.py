@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import repeat
+from operator import mod
 from pathlib import Path
 
 from planner.cluster.records import Replay
@@ -108,7 +110,7 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
             columns.append(["" if d is None else d for d in c.deadline])
             columns.append(c.delayed)
         columns.append(c.bounded_slowdown)
-        fh.write("".join(map(row.__mod__, zip(*columns, strict=True))))
+        fh.write("".join(map(mod, repeat(row), zip(*columns, strict=True))))
 
 
 def _literal(text: str) -> str:
