@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import TracebackType
-from typing import TextIO, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
+
+if TYPE_CHECKING:
+    import threading
 
 T = TypeVar("T")
 _Self = TypeVar("_Self", bound="Ticker")
@@ -69,11 +71,14 @@ class Ticker:
         self.render, self.interval = render, interval
         self.stream = stream or sys.stderr
         self.enabled = interactive(self.stream) if enabled is None else enabled
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
+        self._closed = False
         self._thread: threading.Thread | None = None
         self._width = 0
-        if self.enabled:
+        if self.enabled:  # threading only here: a silent ticker does not import it
+            import threading
+
+            self._stop = threading.Event()
+            self._lock = threading.Lock()
             self.draw()
             self._thread = threading.Thread(target=self._loop, daemon=True)
             self._thread.start()
@@ -97,12 +102,18 @@ class Ticker:
         while not self._stop.wait(self.interval):
             self.draw()
 
+    @property
+    def closed(self) -> bool:
+        """Return True once :meth:`close` has run."""
+        return self._closed
+
     def close(self) -> None:
         """Stop ticking and end the line (idempotent)."""
-        if self._stop.is_set():
+        if self._closed:
             return
-        self._stop.set()
+        self._closed = True
         if self._thread is not None:
+            self._stop.set()
             self._thread.join()
         self.draw("\n")
 

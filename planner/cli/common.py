@@ -13,9 +13,17 @@ import sys
 import time
 from typing import Any
 
-from planner.deadline import DEFAULT_TIME_LIMIT  # noqa: F401  (re-exported: the CLI's default)
-
 _FAST_EXIT: list[bool] = []
+
+
+def __getattr__(name: str) -> Any:
+    """Re-export :data:`planner.deadline.DEFAULT_TIME_LIMIT` on first use (PEP 562): the
+    commands without a time limit (``simulate``) do not build that module's dataclass."""
+    if name == "DEFAULT_TIME_LIMIT":
+        from planner.deadline import DEFAULT_TIME_LIMIT
+
+        return DEFAULT_TIME_LIMIT
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def exit_fast() -> None:

@@ -16,7 +16,15 @@ import re
 import sys
 from typing import Any
 
-from planner.cli.common import UsageError, choice, emit_json, one_line, writable, wrote
+from planner.cli.common import (
+    UsageError,
+    choice,
+    emit_json,
+    exit_fast,
+    one_line,
+    writable,
+    wrote,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,15 +75,20 @@ def run(args: argparse.Namespace) -> int:
 
     The cyclic garbage collector is off meanwhile: reading, replaying and writing
     make hundreds of thousands of objects and no reference cycle, so its passes
-    would only walk them (a tenth of the command's time on KTH-SP2).
+    would only walk them (a tenth of the command's time on KTH-SP2). Once the
+    outputs are written the process ends without the interpreter's teardown
+    (:func:`~planner.cli.common.exit_fast`; 35 M of the command's 2.6 G instructions
+    under EASY on KTH-SP2, measured with cachegrind): every file is closed by then.
     """
     import gc
 
     gc.disable()
     try:
-        return _run(args)
+        code = _run(args)
     finally:
         gc.enable()
+    exit_fast()
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:

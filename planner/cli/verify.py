@@ -184,7 +184,7 @@ def _verify(args: argparse.Namespace, argv: list[str]) -> int:
         return bar
 
     verifier.on_shrink = shrinking
-    verifier.on_run = lambda: bars[-1].step() if bars and not bars[-1]._stop.is_set() else None
+    verifier.on_run = lambda: bars[-1].step() if bars and not bars[-1].closed else None
     try:
         with Progress(total, label=f"verify {name}: jobs") as bar:
             verifier.on_jobs = bar.step

@@ -14,9 +14,10 @@ such as ``0-3 8``), then ``machine``, ``deadline`` (empty when none),
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Iterable
+from itertools import repeat
+from operator import mod
 from pathlib import Path
 
 from planner.cluster.records import Replay
@@ -81,6 +82,8 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
     spans = _spans_texts(replay.alloc)
     with open(path, "w", newline="", encoding="utf-8") as fh:
         if _QUOTED.search("".join([*ids, *names, workload])):
+            import csv  # only for names that CSV must quote: not imported by every replay
+
             out = csv.writer(fh, lineterminator="\n")
             out.writerow(COLUMNS)
             out.writerows(
@@ -107,7 +110,7 @@ def write_jobs_csv(replay: Replay, path: str | Path) -> None:
             columns.append(["" if d is None else d for d in c.deadline])
             columns.append(c.delayed)
         columns.append(c.bounded_slowdown)
-        fh.write("".join(map(row.__mod__, zip(*columns, strict=True))))
+        fh.write("".join(map(mod, repeat(row), zip(*columns, strict=True))))
 
 
 def _literal(text: str) -> str:

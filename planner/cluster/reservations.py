@@ -9,7 +9,6 @@ reservation). See ``docs/job-flows.md``.
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 COLUMNS = ("time", "job_id", "kind", "machine", "start")
@@ -29,6 +28,8 @@ class ReservationLog:
     def write(self, path: str | Path) -> None:
         """Write the rows as CSV (deterministic: same replay, same bytes)."""
         with open(path, "w", newline="", encoding="utf-8") as fh:
+            import csv  # only when the log is written: not imported by every replay
+
             out = csv.writer(fh, lineterminator="\n")
             out.writerow(COLUMNS)
             out.writerows(self.rows)
