@@ -69,18 +69,26 @@ def solve(
         cg_solve.CLOSE, cg_solve.DIVING = close, diving
 
 
+def solve_as_cli(
+    inst: Instance, objective: str, solver: str, time_limit: float, ids: list[str]
+) -> Result:
+    """Solve one case as ``planner combine --joint`` does: an objective ``pN`` is combination
+    problem N with the limit and hint of the two-phase run (AMP alternatives, DP
+    combination); any other objective is passed to :func:`models.solve_joint`."""
+    if objective[:1] == "p" and objective[1:].isdigit():
+        problem = int(objective[1:])
+        two = solve_combination(find_alternatives(inst, "amp", jobs=ids).by_job(), problem, "dp")
+        return solve_joint(inst, problem=problem, solver=solver, jobs=ids,
+                           hint=list(two.windows), t_star=two.info["t_star"],
+                           b_star=two.info["b_star"], time_limit=time_limit)
+    return solve_joint(inst, objective, solver, jobs=ids, time_limit=time_limit)
+
+
 def _solve(
     inst: Instance, objective: str, solver: str, time_limit: float, ids: list[str]
 ) -> tuple[Result, float]:
     cpu = time.process_time()
-    if objective[:1] == "p" and objective[1:].isdigit():
-        problem = int(objective[1:])
-        two = solve_combination(find_alternatives(inst, "amp", jobs=ids).by_job(), problem, "dp")
-        r = solve_joint(inst, problem=problem, solver=solver, jobs=ids, hint=list(two.windows),
-                        t_star=two.info["t_star"], b_star=two.info["b_star"],
-                        time_limit=time_limit)
-    else:
-        r = solve_joint(inst, objective, solver, jobs=ids, time_limit=time_limit)
+    r = solve_as_cli(inst, objective, solver, time_limit, ids)
     assert check_alternatives(inst, r.windows, sequential=False) == []
     return r, time.process_time() - cpu
 

@@ -29,11 +29,11 @@ import statistics
 import time
 from typing import Any
 
+from bench_cg import solve_as_cli  # a sibling script: run from benchmarks/
+
 import models.joint.cg.generate as cg_generate
 import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
-from models import solve_combination, solve_joint
-from planner import find_alternatives
 
 
 class _Done(Exception):
@@ -73,16 +73,7 @@ def phase2(
 
     cg_solve.generate, cg_generate._round = phase, timed_round
     try:
-        ids = [j.id for j in inst.jobs]
-        if objective[:1] == "p":
-            problem = int(objective[1:])
-            two = solve_combination(find_alternatives(inst, "amp", jobs=ids).by_job(),
-                                    problem, "dp")
-            solve_joint(inst, problem=problem, solver="cg", hint=list(two.windows),
-                        t_star=two.info["t_star"], b_star=two.info["b_star"],
-                        time_limit=time_limit)
-        else:
-            solve_joint(inst, objective, "cg", time_limit=time_limit)
+        solve_as_cli(inst, objective, "cg", time_limit, [j.id for j in inst.jobs])
     except _Done:
         pass
     finally:

@@ -44,14 +44,13 @@ from collections import defaultdict
 from typing import Any
 
 import networkx as nx
+from bench_cg import solve_as_cli  # a sibling script: run from benchmarks/
 from ortools.linear_solver import pywraplp
 
 import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
-from models import solve_combination, solve_joint
 from models.joint.cg.column import Column
 from models.joint.cg.master import Master
-from planner import find_alternatives
 
 BEST = {
     "finish": {1: 1657, 2: 1140, 3: 1727, 4: 1309, 5: 1430, 6: 1181, 7: 1619, 8: 2461,
@@ -85,16 +84,7 @@ def root(inst: Instance, objective: str, time_limit: float) -> Master:
 
     cg_solve.generate = phase
     try:
-        if objective[:1] == "p":
-            problem = int(objective[1:])
-            ids = [j.id for j in inst.jobs]
-            two = solve_combination(find_alternatives(inst, "amp", jobs=ids).by_job(),
-                                    problem, "dp")
-            solve_joint(inst, problem=problem, solver="cg", hint=list(two.windows),
-                        t_star=two.info["t_star"], b_star=two.info["b_star"],
-                        time_limit=time_limit)
-        else:
-            solve_joint(inst, objective, "cg", time_limit=time_limit)
+        solve_as_cli(inst, objective, "cg", time_limit, [j.id for j in inst.jobs])
     except _Done:
         pass
     finally:
