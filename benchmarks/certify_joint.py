@@ -27,6 +27,7 @@ CLAIMS: dict[str, tuple[dict[str, Any], int, int]] = {
     # label: (case, placed, value) -- docs/benchmarks.md, "Column generation for the joint
     # model" (css2015 default batch, problem (8) at the two-phase t*; Σ finish)
     "cg p8 seed 2": ({"seed": 2, "objective": "p8"}, 12, 8042),
+    "cg p8 seed 4": ({"seed": 4, "objective": "p8"}, 15, 9979),
     "cg p8 seed 10": ({"seed": 10, "objective": "p8"}, 13, 6900),
     # "Joint co-allocation" (css2015 seed 0, the first k jobs)
     "joint proc_time 5": ({"seed": 0, "objective": "proc_time", "jobs": 5}, 5, 534),
