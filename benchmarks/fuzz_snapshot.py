@@ -265,6 +265,11 @@ def main() -> int:
                 tally[f"{name} {r.status}"] += 1
                 by_scale[f"{name} {r.status}"] += 1
                 wrong = verdict(case, r)
+                if r.status != "optimal" and name != "milp":  # unproven: worth a look
+                    print(f"seed {seed} scale 1e{case.scale} {name}: {r.status} "
+                          f"({r.objective}, {r.info.get('makespan')}) bounds ({r.bound}, "
+                          f"{r.info.get('makespan_bound')}), optimum {case.optimum}, "
+                          f"{r.runtime:.1f} s", flush=True)
             for w in wrong:
                 kind = w.split(":")[0]
                 tally[f"{name} wrong: {kind}"] += 1
