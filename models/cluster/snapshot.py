@@ -30,6 +30,13 @@ from models.backends import cpsat_bound, cpsat_proven, cpsat_solver, cpsat_statu
 from models.result import Result
 from planner.deadline import DEFAULT_TIME_LIMIT, Deadline
 
+CUMULATIVE_MAX = 2**62
+"""A machine's CPUs (over the gcd of its CPU counts) times the horizon stays below this.
+OR-Tools 9.15's cumulative multiplies capacity by time in 64 bits: at 10^9 CPUs and a
+horizon of 1.8·10^10 s (product 1.8·10^19 > 2^63) CP-SAT proved a feasible snapshot
+infeasible in 6 ms (``benchmarks/fuzz_snapshot.py`` seed 2804), while at 5·10^8 CPUs it
+proved the optimum; 2^62 keeps a factor 2 from the measured edge."""
+
 
 def snapshot_durations(workload: Workload) -> list[list[int]]:
     """Return p[m][j] = ceil(round(w_j / s_m, 9)) (the simulator's actual durations)."""
@@ -104,7 +111,13 @@ def solve_snapshot_cpsat(
             late.append(b)
     for m, (ivs, demands) in enumerate(per_machine):
         if ivs:
-            model.AddCumulative(ivs, demands, machines[m].cpus)
+            g = math.gcd(machines[m].cpus, *demands)
+            if machines[m].cpus // g * horizon >= CUMULATIVE_MAX:
+                raise ValueError(
+                    f"machine '{machines[m].id}': its CPUs times the horizon, "
+                    f"{machines[m].cpus // g:,} x {horizon:,}, must stay below 2^62, where "
+                    "CP-SAT's cumulative overflows; use the cg solver")  # fmt: skip
+            model.AddCumulative(ivs, [d // g for d in demands], machines[m].cpus // g)
     cmax = model.NewIntVar(0, horizon, "Cmax")
     model.AddMaxEquality(cmax, ends)
     delayed = sum(b for b in late if b is not None)
