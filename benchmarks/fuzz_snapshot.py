@@ -256,7 +256,7 @@ def main() -> int:
                 limit = args.milp_time_limit if name == "milp" else args.time_limit
                 r = solve_snapshot(case.workload, solver=name, time_limit=limit)
             except ValueError as err:
-                tally[f"{name} refused: {re.sub(r'[0-9][0-9,]*', 'N', str(err))}"] += 1
+                tally[f"{name} refused: {re.sub(r'[0-9]+(?:,[0-9]{3})*', 'N', str(err))}"] += 1
                 by_scale[f"{name} refused"] += 1
                 continue
             except Exception as err:  # a crash is a finding too
