@@ -41,7 +41,7 @@ def arrays(workload: Workload) -> tuple[Arrays, int]:
     jobs, machines = workload.jobs, workload.machines
     first = min(j.submit for j in jobs)
     p = np.array(snapshot_durations(workload), dtype=np.int64).reshape(len(machines), len(jobs))
-    far = 2**40
+    far = 2**62  # past every end (the workload keeps ends below 2^62): never late
     arr = Arrays(
         release=np.array([j.submit - first for j in jobs], dtype=np.int64),
         cpus=np.array([j.cpus for j in jobs], dtype=np.int64),

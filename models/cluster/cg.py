@@ -112,7 +112,7 @@ def lagrangian(arr: Arrays, bounds: NDArray[np.int64], lam: NDArray[np.float64],
             cost[ok], start[ok] = c, s
         best = np.minimum(best, cost)
         per.append(list(zip(cost.tolist(), start.tolist(), strict=True)))
-    caps = arr.capacity[:, None] * np.diff(bounds)[None, :]
+    caps = arr.capacity[:, None].astype(np.float64) * np.diff(bounds)[None, :]
     return float(best.sum() - (lam * caps).sum() - (mu * np.diff(bounds)[None, :]).sum()), per
 
 
@@ -133,8 +133,9 @@ def column_generation(arr: Arrays, pool: Pool, *, last_end: int | None, length: 
     lp.SetSolverSpecificParametersAsString("use_preprocessing: false")
     n, machines = len(arr.release), len(arr.capacity)
     rows = [lp.Constraint(1.0, 1.0) for _ in range(n)]
-    cap = [[lp.Constraint(-lp.infinity(), float(arr.capacity[m] * (bounds[b + 1] - bounds[b])))
-            for b in range(len(bounds) - 1)] for m in range(machines)]  # fmt: skip
+    # CPU-seconds in Python integers: R_m · |b| passes int64 (2^31 CPUs × 10^13 s)
+    cap = [[lp.Constraint(-lp.infinity(), float(int(arr.capacity[m]) * int(w)))
+            for w in np.diff(bounds)] for m in range(machines)]  # fmt: skip
     wide = arr.wide
     spans = np.diff(bounds).tolist()
     alone = [[lp.Constraint(-lp.infinity(), float(w)) for w in spans] if wide[m].any() else []
@@ -151,7 +152,7 @@ def column_generation(arr: Arrays, pool: Pool, *, last_end: int | None, length: 
         if deadlines and t + arr.p[m, j] > arr.late_after[j]:
             obj.SetCoefficient(v, 1.0)
         for b, sec in overlaps(bounds, t, int(arr.hold[m, j])):
-            cap[m][b].SetCoefficient(v, float(arr.cpus[j] * sec))
+            cap[m][b].SetCoefficient(v, float(int(arr.cpus[j]) * sec))
             if wide[m, j]:
                 alone[m][b].SetCoefficient(v, float(sec))
 

@@ -98,10 +98,13 @@ def solve_snapshot_cg(workload: Workload, *,
         best = improve(workload, (u_lb, c_lb), budget.stage(sgs) if small else budget, best)
     if best.key != (u_lb, c_lb) and small and not budget.passed():
         given = {j.id: (machines[m].id, t) for j, (m, t) in zip(jobs, best.placement, strict=True)}
-        res = solve_snapshot_cpsat(workload, time_limit=budget.left(), threads=threads,
-                                   seed=seed, hint=given, floors=(u_lb, c_lb))  # fmt: skip
-        info["cpsat"] = res.status
-        if res.status in ("optimal", "feasible"):
+        try:
+            res = solve_snapshot_cpsat(workload, time_limit=budget.left(), threads=threads,
+                                       seed=seed, hint=given, floors=(u_lb, c_lb))  # fmt: skip
+        except ValueError:  # past CP-SAT's 64-bit range: the bounds and incumbent stand
+            res = None
+        info["cpsat"] = "refused" if res is None else res.status
+        if res is not None and res.status in ("optimal", "feasible"):
             u_lb = max(u_lb, int(res.bound))
             mine = (res.objective, res.info["makespan"])
             if mine < best.key:

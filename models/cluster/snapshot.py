@@ -26,9 +26,16 @@ import time
 from typing import Any
 
 from instances.workload import Workload
-from models.backends import cpsat_proven, cpsat_solver, cpsat_status, run_cpsat
+from models.backends import cpsat_bound, cpsat_proven, cpsat_solver, cpsat_status, run_cpsat
 from models.result import Result
 from planner.deadline import DEFAULT_TIME_LIMIT, Deadline
+
+CUMULATIVE_MAX = 2**62
+"""A machine's CPUs (over the gcd of its CPU counts) times the horizon stays below this.
+OR-Tools 9.15's cumulative multiplies capacity by time in 64 bits: at 10^9 CPUs and a
+horizon of 1.8·10^10 s (product 1.8·10^19 > 2^63) CP-SAT proved a feasible snapshot
+infeasible in 6 ms (``benchmarks/fuzz_snapshot.py`` seed 2804), while at 5·10^8 CPUs it
+proved the optimum; 2^62 keeps a factor 2 from the measured edge."""
 
 
 def snapshot_durations(workload: Workload) -> list[list[int]]:
@@ -71,20 +78,21 @@ def solve_snapshot_cpsat(
         return Result("optimal", 0, 0, 0.0, "cpsat", (), {"makespan": 0, "makespan_bound": 0})
     p = snapshot_durations(workload)
     first = min(j.submit for j in jobs)
-    horizon = max(j.submit for j in jobs) + sum(
+    # times from the first release: domains the snapshot's span, not the clock (10^12 s)
+    horizon = max(j.submit for j in jobs) - first + sum(
         max(max(p[m][k], 1) for m in range(len(machines))) for k in range(len(jobs))
     )
     model = cp_model.CpModel()
     ends, late, pres = [], [], []
     per_machine: list[tuple[list[Any], list[int]]] = [([], []) for _ in machines]
     for k, job in enumerate(jobs):
-        end = model.NewIntVar(job.submit, horizon, f"C{k}")
+        end = model.NewIntVar(job.submit - first, horizon, f"C{k}")
         choices = []
         for m, mach in enumerate(machines):
             if mach.cpus < job.cpus:
                 continue
             x = model.NewBoolVar(f"x{k}_{m}")
-            s = model.NewIntVar(job.submit, horizon, f"s{k}_{m}")
+            s = model.NewIntVar(job.submit - first, horizon, f"s{k}_{m}")
             hold = max(p[m][k], 1)
             iv = model.NewOptionalFixedSizeIntervalVar(s, hold, x, f"i{k}_{m}")
             model.Add(end == s + p[m][k]).OnlyEnforceIf(x)
@@ -100,18 +108,24 @@ def solve_snapshot_cpsat(
             late.append(None)
         else:
             b = model.NewBoolVar(f"late{k}")
-            model.Add(end <= job.deadline).OnlyEnforceIf(b.Not())
+            model.Add(end <= job.deadline - first).OnlyEnforceIf(b.Not())
             late.append(b)
     for m, (ivs, demands) in enumerate(per_machine):
         if ivs:
-            model.AddCumulative(ivs, demands, machines[m].cpus)
+            g = math.gcd(machines[m].cpus, *demands)
+            if machines[m].cpus // g * horizon >= CUMULATIVE_MAX:
+                raise ValueError(
+                    f"machine '{machines[m].id}': its CPUs times the horizon, "
+                    f"{machines[m].cpus // g:,} x {horizon:,}, must stay below 2^62, where "
+                    "CP-SAT's cumulative overflows; use the cg solver")  # fmt: skip
+            model.AddCumulative(ivs, [d // g for d in demands], machines[m].cpus // g)
     cmax = model.NewIntVar(0, horizon, "Cmax")
     model.AddMaxEquality(cmax, ends)
     delayed = sum(b for b in late if b is not None)
     if floors is not None:
         if floors[0] > 0:
             model.Add(delayed >= floors[0])
-        model.Add(cmax >= first + floors[1])
+        model.Add(cmax >= floors[1])
     if hint:
         index = {mach.id: m for m, mach in enumerate(machines)}
         for job, choices in zip(jobs, pres, strict=True):
@@ -119,7 +133,7 @@ def solve_snapshot_cpsat(
             for m, x, s in choices:
                 model.AddHint(x, index.get(m_hint) == m)
                 if index.get(m_hint) == m:
-                    model.AddHint(s, t_hint)
+                    model.AddHint(s, t_hint - first)
     model.Minimize(delayed)
     solver = cpsat_solver(threads=threads, seed=seed, time_limit=budget.left())
     stage1 = cpsat_status(run_cpsat(solver, model)) or "unknown"
@@ -128,11 +142,14 @@ def solve_snapshot_cpsat(
     if stage1 not in ("optimal", "feasible"):
         return Result(stage1, None, None, time.perf_counter() - began, "cpsat", (),
                       {"stage1": stage1, "stage2": None})  # fmt: skip
-    u = _late(solver, workload, ends)
-    u_bound = math.ceil(solver.BestObjectiveBound() - 1e-9)
-    sol = _solution(solver, workload, pres)
+    u = _late(solver, workload, ends, first)
+    # CP-SAT's integer bound: the double of BestObjectiveBound() sits an ulp above the integer
+    # near 10^12 s, and its ceiling passed the optimum by 1 (benchmarks/fuzz_snapshot.py)
+    u_bound = cpsat_bound(solver, model)
+    u_bound = 0 if u_bound is None else max(u_bound, 0)
+    sol = _solution(solver, workload, pres, first)
     info: dict[str, Any] = {"stage1": stage1, "stage2": None, "makespan_bound": None,
-                            "makespan": max(solver.Value(e) for e in ends) - first}  # fmt: skip
+                            "makespan": max(solver.Value(e) for e in ends)}  # fmt: skip
     model.Add(delayed == u) if stage1 == "optimal" else model.Add(delayed <= u)
     model.ClearHints()
     for choices in pres:
@@ -146,28 +163,30 @@ def solve_snapshot_cpsat(
         stage2 = "feasible"
     info["stage2"] = stage2
     if stage2 in ("optimal", "feasible"):
-        makespan = round(solver2.ObjectiveValue()) - first
+        makespan = max(solver2.Value(e) for e in ends)
         if makespan <= info["makespan"]:
-            sol = _solution(solver2, workload, pres)
+            sol = _solution(solver2, workload, pres, first)
             info["makespan"] = makespan
-            u = _late(solver2, workload, ends)
-        if stage1 == "optimal":
-            info["makespan_bound"] = math.ceil(solver2.BestObjectiveBound() - 1e-9) - first
+            u = _late(solver2, workload, ends, first)
+        c_bound = cpsat_bound(solver2, model)
+        if stage1 == "optimal" and c_bound is not None:
+            info["makespan_bound"] = c_bound
     status = "optimal" if stage1 == stage2 == "optimal" else "feasible"
     return Result(status, u, u_bound, time.perf_counter() - began, "cpsat", sol, info)
 
 
-def _solution(solver: Any, workload: Workload, pres: list[list[tuple[int, Any, Any]]]
-              ) -> tuple[tuple[str, str, int], ...]:  # fmt: skip
+def _solution(solver: Any, workload: Workload, pres: list[list[tuple[int, Any, Any]]],
+              first: int) -> tuple[tuple[str, str, int], ...]:  # fmt: skip
     out = []
     for job, choices in zip(workload.jobs, pres, strict=True):
         for m, x, s in choices:
             if solver.Value(x):
-                out.append((job.id, workload.machines[m].id, int(solver.Value(s))))
+                out.append((job.id, workload.machines[m].id, first + int(solver.Value(s))))
     return tuple(out)
 
 
-def _late(solver: Any, workload: Workload, ends: list[Any]) -> int:
-    """Return the jobs of the solver's schedule that end after their deadline."""
-    return sum(j.deadline is not None and solver.Value(e) > j.deadline
+def _late(solver: Any, workload: Workload, ends: list[Any], first: int) -> int:
+    """Return the jobs of the solver's schedule (times from ``first``) that end after their
+    deadline."""
+    return sum(j.deadline is not None and first + solver.Value(e) > j.deadline
                for j, e in zip(workload.jobs, ends, strict=True))  # fmt: skip
