@@ -23,9 +23,10 @@ import argparse
 import collections
 import json
 import os
-import sys
 import time
 from fractions import Fraction
+
+from fuzz_tally import every_250, summary  # a sibling script: run from benchmarks/
 
 from models import solve_joint
 from validation.joint_fuzz import exact_value, fuzz_case, optimum, parts, verdict
@@ -111,27 +112,14 @@ def main() -> int:
             tally["cross"] += 1
             tally["wrong"] += 1
             print(f"seed {seed} scale {case.scale} objective {case.objective}: {w}", flush=True)
-        if tally["cases"] % 250 == 0:  # the tallies so far, should the run be stopped
-            print(f"... {tally['cases']} cases, {tally['wrong']} wrong, "
-                  f"{time.perf_counter() - began:.0f} s: {json.dumps(dict(tally))}",
-                  file=sys.stderr, flush=True)
+        every_250(tally, began)
     print(f"cases {args.start}..{args.start + args.cases - 1}: {tally['cases']} "
           f"({tally['brute force']} with a brute-force optimum), "
           f"{time.perf_counter() - began:.0f} s")
-    for key in sorted(tally):
-        print(f"  {key}: {tally[key]}")
-    print("by duration scale (cases; statuses):")
-    for scale in sorted(scales):
-        parts = ", ".join(f"{k} {v}" for k, v in sorted(scales[scale].items()))
-        print(f"  {scale:>14,}: {parts}")
-    print(f"wrong results: {tally['wrong']} (false optimal: "
-          f"{sum(v for k, v in tally.items() if k.endswith('wrong: false optimal'))}, "
-          f"infeasible: {sum(v for k, v in tally.items() if k.endswith('wrong: infeasible'))}, "
-          "bound past the optimum: "
-          f"{sum(v for k, v in tally.items() if k.endswith('wrong: bound past the optimum'))})")
+    code = summary(tally, scales, "by duration scale", lambda s: f"{s:>14,}")
     if sink:
         sink.close()
-    return 1 if tally["wrong"] else 0
+    return code
 
 
 if __name__ == "__main__":

@@ -30,10 +30,11 @@ import json
 import math
 import random
 import re
-import sys
 import time
 from dataclasses import dataclass, replace
 from itertools import permutations, product
+
+from fuzz_tally import every_250, summary  # a sibling script: run from benchmarks/
 
 from instances.errors import DataError
 from instances.workload import ClusterJob, Machine, Workload
@@ -278,26 +279,13 @@ def main() -> int:
                 print(f"seed {seed} scale 1e{case.scale} {name}: {w}", flush=True)
                 if sink:
                     sink.write(json.dumps({"seed": seed, "solver": name, "wrong": w}) + "\n")
-        if tally["cases"] % 250 == 0:  # the tallies so far, should the run be stopped
-            print(f"... {tally['cases']} cases, {tally['wrong']} wrong, "
-                  f"{time.perf_counter() - began:.0f} s: {json.dumps(dict(tally))}",
-                  file=sys.stderr, flush=True)
+        every_250(tally, began)
     print(f"cases {args.start}..{args.start + args.cases - 1}: {tally['cases']}, "
           f"{time.perf_counter() - began:.0f} s")
-    for key in sorted(tally):
-        print(f"  {key}: {tally[key]}")
-    print("by work scale (cases; statuses):")
-    for scale in sorted(scales):
-        parts = ", ".join(f"{k} {v}" for k, v in sorted(scales[scale].items()))
-        print(f"  1e{scale:<3}: {parts}")
-    print(f"wrong results: {tally['wrong']} (false optimal: "
-          f"{sum(v for k, v in tally.items() if k.endswith('wrong: false optimal'))}, "
-          f"infeasible: {sum(v for k, v in tally.items() if k.endswith('wrong: infeasible'))}, "
-          "bound past the optimum: "
-          f"{sum(v for k, v in tally.items() if k.endswith('wrong: bound past the optimum'))})")
+    code = summary(tally, scales, "by work scale", lambda s: f"1e{s:<3}")
     if sink:
         sink.close()
-    return 1 if tally["wrong"] else 0
+    return code
 
 
 if __name__ == "__main__":
