@@ -36,7 +36,7 @@ from instances.workload import Workload
 from models.cluster.bounds import arrays, critical_bound, snapshot_bounds
 from models.cluster.incumbents import Schedule, evaluate, policy_schedules
 from models.cluster.sgs import improve
-from models.cluster.snapshot import solve_snapshot_cpsat
+from models.cluster.snapshot import BeyondCumulative, solve_snapshot_cpsat
 from models.result import Result
 from planner.deadline import DEFAULT_TIME_LIMIT, Deadline, Share
 
@@ -101,7 +101,7 @@ def solve_snapshot_cg(workload: Workload, *,
         try:
             res = solve_snapshot_cpsat(workload, time_limit=budget.left(), threads=threads,
                                        seed=seed, hint=given, floors=(u_lb, c_lb))  # fmt: skip
-        except ValueError:  # past CP-SAT's 64-bit range: the bounds and incumbent stand
+        except BeyondCumulative:  # past CP-SAT's 64-bit range: the bounds and incumbent stand
             res = None
         info["cpsat"] = "refused" if res is None else res.status
         if res is not None and res.status in ("optimal", "feasible"):

@@ -38,6 +38,11 @@ infeasible in 6 ms (``benchmarks/fuzz_snapshot.py`` seed 2804), while at 5·10^8
 proved the optimum; 2^62 keeps a factor 2 from the measured edge."""
 
 
+class BeyondCumulative(ValueError):
+    """A machine's CPUs times the horizon reach :data:`CUMULATIVE_MAX`: the compact model is
+    refused (the ``cg`` solver then keeps its own bounds)."""
+
+
 def snapshot_durations(workload: Workload) -> list[list[int]]:
     """Return p[m][j] = ceil(round(w_j / s_m, 9)) (the simulator's actual durations)."""
     return [[math.ceil(round(j.work / m.speed, 9)) for j in workload.jobs]
@@ -114,7 +119,7 @@ def solve_snapshot_cpsat(
         if ivs:
             g = math.gcd(machines[m].cpus, *demands)
             if machines[m].cpus // g * horizon >= CUMULATIVE_MAX:
-                raise ValueError(
+                raise BeyondCumulative(
                     f"machine '{machines[m].id}': its CPUs times the horizon, "
                     f"{machines[m].cpus // g:,} x {horizon:,}, must stay below 2^62, where "
                     "CP-SAT's cumulative overflows; use the cg solver")  # fmt: skip
