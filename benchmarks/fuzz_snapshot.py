@@ -11,9 +11,10 @@ Each case (seed = start + k, :func:`fuzz_case`) is a tiny snapshot of Klusáček
 so 1 to 10^10), releases from 0 to 10^12 (equal releases often), speeds with awkward
 ratios (10^-3 to 10^3, near-equal pairs), CPU counts up to 2^31 − 1 (jobs of half a
 machine and one CPU more), zero-work jobs, and deadlines at exactly the completion times
-of a makespan-optimal schedule and a unit either side. :func:`brute` finds the optimum
-(delayed jobs, then makespan) by enumeration, imports no model code, and every solver's
-result is judged against it: an ``optimal`` that is not the optimum (false optimal), a
+of a makespan-optimal schedule and a unit either side.
+:func:`validation.cluster_brute.brute_schedule` finds the optimum (delayed jobs, then
+makespan) by enumeration, imports no model code, and every solver's result
+is judged against it: an ``optimal`` that is not the optimum (false optimal), a
 schedule the independent checker :func:`validation.snapshot_check.check_snapshot` rejects
 or whose claimed values are not its own (infeasible), a bound on the delayed jobs or on
 the makespan past the optimum, or a schedule better than the optimum (the brute force
@@ -32,12 +33,12 @@ import random
 import re
 import time
 from dataclasses import dataclass, replace
-from itertools import permutations, product
 
 from fuzz_tally import every_250, summary  # a sibling script: run from benchmarks/
 
 from instances.errors import DataError
 from instances.workload import ClusterJob, Machine, Workload
+from validation.cluster_brute import brute_schedule
 from validation.snapshot_check import check_snapshot
 
 TIME_MAX = 10**12
@@ -64,69 +65,6 @@ def durations(workload: Workload) -> list[list[int]]:
     """Return p[m][j] = ceil(round(w_j / s_m, 9)) (the project's definition, restated)."""
     return [[math.ceil(round(j.work / m.speed, 9)) for j in workload.jobs]
             for m in workload.machines]  # fmt: skip
-
-
-def _serial(jobs: tuple[int, ...], capacity: int, need: list[int], hold: list[int],
-            release: list[int]) -> list[int]:  # fmt: skip
-    """Return the starts of the serial scheme on one machine: each job in turn at the earliest
-    instant ≥ its release where its CPUs are free for its whole hold."""
-    busy: list[tuple[int, int, int]] = []
-    starts = [0] * len(jobs)
-    for i, k in enumerate(jobs):
-        for t in sorted({release[k]} | {e for _, e, _ in busy if e > release[k]}):
-            points = {t} | {s for s, _, _ in busy if t < s < t + hold[k]}
-            if all(sum(c for s, e, c in busy if s <= u < e) + need[k] <= capacity
-                   for u in points):  # fmt: skip
-                break
-        busy.append((t, t + hold[k], need[k]))
-        starts[i] = t
-    return starts
-
-
-def brute(workload: Workload) -> tuple[tuple[int, int], list[int]]:
-    """Return the optimal (delayed jobs, makespan) and the job ends of one optimal schedule.
-
-    Both criteria are regular, so an active schedule is optimal, and every active schedule is
-    the serial scheme's for some machine assignment and job order. Machines share nothing, so
-    the order matters only among the jobs of one machine: each (machine, job set) is
-    enumerated once and its Pareto front of (late, last end) kept.
-    """
-    jobs, machines = workload.jobs, workload.machines
-    p = durations(workload)
-    first = min(j.submit for j in jobs)
-    release = [j.submit for j in jobs]
-    need = [j.cpus for j in jobs]
-    memo: dict[tuple[int, tuple[int, ...]], list[tuple[int, int, dict[int, int]]]] = {}
-
-    def front(m: int, subset: tuple[int, ...]) -> list[tuple[int, int, dict[int, int]]]:
-        if (m, subset) not in memo:
-            hold = [max(x, 1) for x in p[m]]
-            opts: dict[tuple[int, int], dict[int, int]] = {}
-            for order in permutations(subset):
-                starts = _serial(order, machines[m].cpus, need, hold, release)
-                ends = {k: t + p[m][k] for k, t in zip(order, starts, strict=True)}
-                late = sum(jobs[k].deadline is not None and ends[k] > jobs[k].deadline
-                           for k in order)  # fmt: skip
-                opts.setdefault((late, max(ends.values(), default=first)), ends)
-            memo[(m, subset)] = [(u, c, e) for (u, c), e in opts.items()
-                                 if not any(u2 <= u and c2 <= c and (u2, c2) != (u, c)
-                                            for u2, c2 in opts)]  # fmt: skip
-        return memo[(m, subset)]
-
-    best: tuple[int, int] | None = None
-    ends_best: dict[int, int] = {}
-    for assign in product(range(len(machines)), repeat=len(jobs)):
-        if any(machines[m].cpus < need[k] for k, m in enumerate(assign)):
-            continue
-        fronts = [front(m, tuple(k for k in range(len(jobs)) if assign[k] == m))
-                  for m in range(len(machines))]  # fmt: skip
-        for pick in product(*fronts):
-            key = (sum(u for u, _, _ in pick), max(c for _, c, _ in pick) - first)
-            if best is None or key < best:
-                best = key
-                ends_best = {k: e for _, _, ends in pick for k, e in ends.items()}
-    assert best is not None, "every job fits some machine"
-    return best, [ends_best[k] for k in range(len(jobs))]
 
 
 def _speed(rng: random.Random) -> float:
@@ -172,7 +110,7 @@ def fuzz_case(seed: int) -> Case:
             release = min(TIME_MAX, base + rng.randint(0, 2 * top))
         jobs.append(ClusterJob(f"j{i}", release, cpus, work))
     plain = Workload(machines, tuple(jobs), name=f"fuzz-{seed}")
-    _, ends = brute(plain)
+    _, ends = brute_schedule(plain)
     p = durations(plain)
     dated = []
     for k, job in enumerate(plain.jobs):
@@ -186,7 +124,7 @@ def fuzz_case(seed: int) -> Case:
         except DataError:  # past the largest time, or below 0
             dated.append(job)
     workload = Workload(machines, tuple(dated), name=f"fuzz-{seed}")
-    return Case(seed, scale, workload, brute(workload)[0])
+    return Case(seed, scale, workload, brute_schedule(workload)[0])
 
 
 def milp_cells(workload: Workload) -> int:

@@ -6,9 +6,9 @@ earlier), so some active schedule is optimal, and every active schedule is
 produced by the serial schedule-generation scheme from some job order and
 machine assignment: jobs in that order, each at the earliest instant ≥ its
 release at which its CPUs are free on its machine for its whole run, given
-the jobs placed before it. This module enumerates every order and every
-assignment (``len(jobs)! · machines^len(jobs)`` schedules; it refuses more
-than ``MAX_JOBS`` jobs). It imports no planner or models code: durations are
+the jobs placed before it. This module enumerates every assignment and,
+per machine, every order of its jobs (:func:`brute_schedule`; it refuses
+more than ``MAX_JOBS`` jobs). It imports no planner or models code: durations are
 ceil(round(w / s, 9)) computed here, a job of length 0 holding its CPUs for
 one second.
 """
@@ -41,27 +41,57 @@ def _points(busy: list[tuple[int, int, int]], a: int, b: int) -> list[int]:
 
 def brute_snapshot(workload: Workload) -> tuple[int, int]:
     """Return the optimal (delayed jobs, makespan) of ``workload`` by enumeration."""
+    if not workload.jobs:
+        return (0, 0)
+    return brute_schedule(workload)[0]
+
+
+def brute_schedule(workload: Workload) -> tuple[tuple[int, int], list[int]]:
+    """Return the optimal (delayed jobs, makespan) and the job ends of one optimal schedule.
+
+    Machines share nothing, so a job order matters only among the jobs of one machine: each
+    (machine, job set) is enumerated once, in every order, and its Pareto front of (delayed
+    jobs, last end) kept; an assignment combines one point of each machine's front (the
+    delayed jobs add up, the makespan is the largest end).
+    """
     jobs, machines = workload.jobs, workload.machines
     if len(jobs) > MAX_JOBS:
         raise ValueError(f"brute force refuses more than {MAX_JOBS} jobs")
-    if not jobs:
-        return (0, 0)
     first = min(j.submit for j in jobs)
     p = [[math.ceil(round(j.work / m.speed, 9)) for j in jobs] for m in machines]
-    best = (math.inf, math.inf)
+    memo: dict[tuple[int, tuple[int, ...]], list[tuple[int, int, dict[int, int]]]] = {}
+
+    def front(m: int, subset: tuple[int, ...]) -> list[tuple[int, int, dict[int, int]]]:
+        if (m, subset) not in memo:
+            opts: dict[tuple[int, int], dict[int, int]] = {}
+            for order in permutations(subset):
+                busy: list[tuple[int, int, int]] = []
+                ends: dict[int, int] = {}
+                for k in order:
+                    hold = max(p[m][k], 1)
+                    t = _earliest(busy, machines[m].cpus, jobs[k].cpus, hold, jobs[k].submit)
+                    busy.append((t, t + hold, jobs[k].cpus))
+                    ends[k] = t + p[m][k]
+                late = sum(jobs[k].deadline is not None and ends[k] > jobs[k].deadline
+                           for k in order)  # fmt: skip
+                opts.setdefault((late, max(ends.values(), default=first)), ends)
+            memo[(m, subset)] = [(u, c, e) for (u, c), e in opts.items()
+                                 if not any(u2 <= u and c2 <= c and (u2, c2) != (u, c)
+                                            for u2, c2 in opts)]  # fmt: skip
+        return memo[(m, subset)]
+
+    best: tuple[int, int] | None = None
+    ends_best: dict[int, int] = {}
     for assign in product(range(len(machines)), repeat=len(jobs)):
         if any(machines[m].cpus < jobs[k].cpus for k, m in enumerate(assign)):
             continue
-        for order in permutations(range(len(jobs))):
-            busy: list[list[tuple[int, int, int]]] = [[] for _ in machines]
-            late = cmax = 0
-            for k in order:
-                m, job = assign[k], jobs[k]
-                hold = max(p[m][k], 1)
-                t = _earliest(busy[m], machines[m].cpus, job.cpus, hold, job.submit)
-                busy[m].append((t, t + hold, job.cpus))
-                end = t + p[m][k]
-                late += job.deadline is not None and end > job.deadline
-                cmax = max(cmax, end)
-            best = min(best, (late, cmax - first))
-    return (int(best[0]), int(best[1]))
+        fronts = [front(m, tuple(k for k in range(len(jobs)) if assign[k] == m))
+                  for m in range(len(machines))]  # fmt: skip
+        for pick in product(*fronts):
+            key = (sum(u for u, _, _ in pick), max(c for _, c, _ in pick) - first)
+            if best is None or key < best:
+                best = key
+                ends_best = {k: e for _, _, ends in pick for k, e in ends.items()}
+    if best is None:
+        raise ValueError("a job is wider than every machine")
+    return best, [ends_best[k] for k in range(len(jobs))]
