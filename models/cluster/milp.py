@@ -37,14 +37,22 @@ off optimal schedules (measured: a false optimal Cmax 11 where 10 is optimal, a 
 started twice), while below 10^4 CPUs one CPU is 10^-4 of a row."""
 
 
-def solve_snapshot_milp(workload: Workload, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
-                        threads: int = 1) -> Result:  # fmt: skip
-    """Solve the snapshot with CBC; same ``Result`` fields as :func:`solve_snapshot`."""
-    lp = import_pulp()
-    began = time.perf_counter()
+def check_snapshot_milp(workload: Workload) -> None:
+    """Raise ValueError naming the rule when the MILP refuses ``workload``: a job wider
+    than every machine, more than :data:`MAX_CELLS` (start, second) cells, or a machine of
+    more than :data:`MAX_CPUS` CPUs."""
+    if workload.jobs:
+        _layout(workload)
+
+
+def _layout(workload: Workload) -> tuple[list[list[int]], int, list[int], list[int | None],
+                                         list[list[int]], int, list[tuple[int, int]]]:  # fmt: skip
+    """Return p, the first release, releases, deadlines, holds, horizon and the fitting
+    (job, machine) pairs; raise ValueError for a refused snapshot."""
     jobs, machines = workload.jobs, workload.machines
-    if not jobs:
-        return Result("optimal", 0, 0, 0.0, "milp", (), {"makespan": 0, "makespan_bound": 0})
+    for job in jobs:
+        if all(m.cpus < job.cpus for m in machines):
+            raise ValueError(f"job {job.id} is wider than every machine")
     p = snapshot_durations(workload)
     first = min(j.submit for j in jobs)
     rel = [j.submit - first for j in jobs]
@@ -63,6 +71,18 @@ def solve_snapshot_milp(workload: Workload, *, time_limit: float | None = DEFAUL
         raise ValueError(f"the snapshot MILP accepts machines of at most {MAX_CPUS:,} CPUs "
                          "(CBC's tolerances hide one CPU of a larger machine); use the cpsat "
                          "or cg solver")  # fmt: skip
+    return p, first, rel, due, hold, horizon, fits
+
+
+def solve_snapshot_milp(workload: Workload, *, time_limit: float | None = DEFAULT_TIME_LIMIT,
+                        threads: int = 1) -> Result:  # fmt: skip
+    """Solve the snapshot with CBC; same ``Result`` fields as :func:`solve_snapshot`."""
+    lp = import_pulp()
+    began = time.perf_counter()
+    jobs, machines = workload.jobs, workload.machines
+    if not jobs:
+        return Result("optimal", 0, 0, 0.0, "milp", (), {"makespan": 0, "makespan_bound": 0})
+    p, first, rel, due, hold, horizon, fits = _layout(workload)
     prob = lp.LpProblem("snapshot", lp.LpMinimize)
     new = getattr(prob, "add_variable", None) or lp.LpVariable
     x = {(k, m, t): new(f"x_{k}_{m}_{t}", cat="Binary")
