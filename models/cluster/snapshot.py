@@ -49,6 +49,38 @@ def snapshot_durations(workload: Workload) -> list[list[int]]:
             for m in workload.machines]  # fmt: skip
 
 
+def snapshot_horizon(workload: Workload, p: list[list[int]]) -> int:
+    """Return H = span of the releases + Σ_j max_m max(p_jm, 1): it holds every schedule
+    without idle gaps, so an optimal one (times counted from the first release)."""
+    jobs = workload.jobs
+    first = min(j.submit for j in jobs)
+    return max(j.submit for j in jobs) - first + sum(
+        max(max(p[m][k], 1) for m in range(len(workload.machines))) for k in range(len(jobs)))
+
+
+def check_snapshot_cpsat(workload: Workload) -> None:
+    """Raise ValueError naming the rule when the compact model refuses ``workload``: a job
+    wider than every machine, or (:class:`BeyondCumulative`) a machine whose CPUs (over
+    the gcd of its demands) times the horizon reach :data:`CUMULATIVE_MAX`."""
+    jobs, machines = workload.jobs, workload.machines
+    if not jobs:
+        return
+    for job in jobs:
+        if all(m.cpus < job.cpus for m in machines):
+            raise ValueError(f"job {job.id} is wider than every machine")
+    horizon = snapshot_horizon(workload, snapshot_durations(workload))
+    for mach in machines:
+        demands = [j.cpus for j in jobs if j.cpus <= mach.cpus]
+        if not demands:
+            continue
+        g = math.gcd(mach.cpus, *demands)
+        if mach.cpus // g * horizon >= CUMULATIVE_MAX:
+            raise BeyondCumulative(
+                f"machine '{mach.id}': its CPUs times the horizon, {mach.cpus // g:,} x "
+                f"{horizon:,}, must stay below 2^62, where CP-SAT's cumulative overflows; "
+                "use the cg solver")  # fmt: skip
+
+
 def solve_snapshot_cpsat(
     workload: Workload,
     *,
@@ -81,12 +113,11 @@ def solve_snapshot_cpsat(
     jobs, machines = workload.jobs, workload.machines
     if not jobs:
         return Result("optimal", 0, 0, 0.0, "cpsat", (), {"makespan": 0, "makespan_bound": 0})
+    check_snapshot_cpsat(workload)
     p = snapshot_durations(workload)
     first = min(j.submit for j in jobs)
     # times from the first release: domains the snapshot's span, not the clock (10^12 s)
-    horizon = max(j.submit for j in jobs) - first + sum(
-        max(max(p[m][k], 1) for m in range(len(machines))) for k in range(len(jobs))
-    )
+    horizon = snapshot_horizon(workload, p)
     model = cp_model.CpModel()
     ends, late, pres = [], [], []
     per_machine: list[tuple[list[Any], list[int]]] = [([], []) for _ in machines]
@@ -104,8 +135,6 @@ def solve_snapshot_cpsat(
             per_machine[m][0].append(iv)
             per_machine[m][1].append(job.cpus)
             choices.append((m, x, s))
-        if not choices:
-            raise ValueError(f"job {job.id} is wider than every machine")
         model.AddExactlyOne(x for _, x, _ in choices)
         pres.append(choices)
         ends.append(end)
@@ -117,12 +146,7 @@ def solve_snapshot_cpsat(
             late.append(b)
     for m, (ivs, demands) in enumerate(per_machine):
         if ivs:
-            g = math.gcd(machines[m].cpus, *demands)
-            if machines[m].cpus // g * horizon >= CUMULATIVE_MAX:
-                raise BeyondCumulative(
-                    f"machine '{machines[m].id}': its CPUs times the horizon, "
-                    f"{machines[m].cpus // g:,} x {horizon:,}, must stay below 2^62, where "
-                    "CP-SAT's cumulative overflows; use the cg solver")  # fmt: skip
+            g = math.gcd(machines[m].cpus, *demands)  # check_snapshot_cpsat kept it in range
             model.AddCumulative(ivs, [d // g for d in demands], machines[m].cpus // g)
     cmax = model.NewIntVar(0, horizon, "Cmax")
     model.AddMaxEquality(cmax, ends)

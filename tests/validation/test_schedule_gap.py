@@ -170,13 +170,25 @@ def test_cli_writes_report_and_csv_and_resumes(
         (["--scheduler", "x:1"], "--scheduler needs --executor dask"),  # Dask option alone
         (["--executor", "mpi"], "invalid choice: 'mpi'"),  # unknown executor
         (["--csv", "no/such/dir/rows.csv"], "cannot write no/such/dir/rows.csv"),  # no folder
+        # the MILP's cell cap: 2 jobs on 1 machine already need 144,769 cells
+        (["--solver", "milp", "--jobs", "2", "--machines", "1"],
+         "snapshot 0, solver milp: the time-indexed snapshot MILP needs one binary per job"),
+        # the refused snapshot is named by its seed
+        (["--solver", "milp", "--jobs", "2", "--machines", "1", "--seed", "5"],
+         "snapshot 5, solver milp: the time-indexed snapshot MILP needs"),
+        # the generator's range for its mean interarrival
+        (["--interarrival", "1e17"],
+         "snapshot 0: family 'klusacek2008': parameter 'interarrival' must be a finite number"),
+        # releases past the clock's 10^12 s
+        (["--interarrival", "1e12", "--jobs", "3"], "snapshot 0: submit: must be an integer"),
     ],
 )
 def test_cli_bad_options_exit_2_with_one_line(
     extra: list[str], fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
-    """Bad options: exit 2, one stderr line naming the option, nothing written."""
+    """Bad options, and snapshots their generator or solver refuses: exit 2, one stderr line
+    naming the option or the snapshot and the rule, nothing written."""
     monkeypatch.chdir(tmp_path)
     assert main(["study", "schedule-gap", *extra]) == 2
     err = capsys.readouterr().err

@@ -9,6 +9,7 @@ import warnings
 import pytest
 
 from instances.workload import ClusterJob, Machine, Workload
+from models.cluster import check_snapshot as check_snapshot_rules
 from models.cluster import solve_snapshot
 from validation.cluster_brute import brute_snapshot
 from validation.snapshot_check import check_snapshot
@@ -51,7 +52,10 @@ def test_cpu_seconds_past_int64() -> None:
     assert (u, cmax) == optimum
     assert u_lb <= optimum[0] and c_lb <= optimum[1]
     with pytest.raises(ValueError, match="must stay below 2\\^62"):
+        check_snapshot_rules(wl, "auto")  # auto runs cpsat on 5 jobs
+    with pytest.raises(ValueError, match="must stay below 2\\^62"):
         solve_snapshot(wl, solver="cpsat", time_limit=20)
+    check_snapshot_rules(wl, "cg")
 
 
 def test_milp_counts_time_from_the_first_release() -> None:
@@ -79,7 +83,10 @@ def test_milp_refuses_what_cbc_cannot_prove(machine: Machine, work: int, rule: s
     horizons of more than its cell cap."""
     wl = Workload((machine,), (ClusterJob("a", 0, 1, work), ClusterJob("b", 0, 1, 1)))
     with pytest.raises(ValueError, match=rule):
+        check_snapshot_rules(wl, "milp")
+    with pytest.raises(ValueError, match=rule):
         solve_snapshot(wl, solver="milp", time_limit=5)
+    check_snapshot_rules(wl, "cg")  # the refusal is the MILP's alone
 
 
 def test_cpsat_makespan_bound_is_its_integer_bound() -> None:
@@ -109,5 +116,8 @@ def test_cpsat_refuses_cumulatives_past_64_bits() -> None:
     optimum = brute_snapshot(wl)
     assert optimum == (1, 12378220900)
     with pytest.raises(ValueError, match="must stay below 2\\^62"):
+        check_snapshot_rules(wl, "auto")  # auto runs cpsat on 5 jobs
+    with pytest.raises(ValueError, match="must stay below 2\\^62"):
         solve_snapshot(wl, solver="cpsat", time_limit=20)
+    check_snapshot_rules(wl, "cg")
     assert _checked(wl, "cg") == ("optimal", optimum[0], optimum[0], optimum[1], optimum[1])

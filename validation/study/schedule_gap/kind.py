@@ -72,6 +72,14 @@ class ScheduleGapKind(StudyKind):
                                args.time_limit, args.seed, tuple(args.policies),
                                args.threads, args.solver)  # fmt: skip
 
+    def check(self, spec: ScheduleGapSpec) -> None:
+        """Generate every snapshot and refuse, before any work, one its generator or solver
+        refuses (StudyError: one line naming the snapshot and the rule)."""
+        from validation.study.schedule_gap.task import check_task
+
+        for task in spec.tasks():
+            check_task(task)
+
     def threads(self, spec: ScheduleGapSpec) -> int:
         """Return the solver's threads per snapshot."""
         return spec.threads

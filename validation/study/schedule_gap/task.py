@@ -37,6 +37,30 @@ def _replay(workload: Any, policy: str) -> tuple[Any, list[str]]:
                                             reservations=res)  # fmt: skip
 
 
+def _workload(task: Snapshot) -> Any:
+    from instances.generators.registry import generate_workload
+
+    return generate_workload("klusacek2008", task.seed, machines=task.machines, jobs=task.jobs,
+                             interarrival=task.interarrival)  # fmt: skip
+
+
+def check_task(task: Snapshot) -> None:
+    """Raise StudyError (one line naming the snapshot and the rule) when the generator or
+    the spec's solver refuses the snapshot (:func:`models.cluster.check_snapshot`)."""
+    from models.cluster import check_snapshot
+    from validation.study.engine.errors import StudyError
+
+    try:
+        wl = _workload(task)
+    except ValueError as err:
+        raise StudyError(f"snapshot {task.seed}: {str(err).splitlines()[0]}") from None
+    try:
+        check_snapshot(wl, task.solver)
+    except ValueError as err:
+        raise StudyError(f"snapshot {task.seed}, solver {task.solver}: "
+                         f"{str(err).splitlines()[0]}") from None
+
+
 def run_snapshot(task: Snapshot) -> dict[str, Any]:
     """Replay, check and solve one snapshot.
 
@@ -47,12 +71,10 @@ def run_snapshot(task: Snapshot) -> dict[str, Any]:
         with the snapshot's solver columns; no run times), ``replay_seconds``
         and ``solve_seconds`` (kept apart from the rows).
     """
-    from instances.generators.registry import generate_workload
     from models.cluster import solve_snapshot
     from validation.snapshot_check import check_snapshot
 
-    wl = generate_workload("klusacek2008", task.seed, machines=task.machines, jobs=task.jobs,
-                           interarrival=task.interarrival)  # fmt: skip
+    wl = _workload(task)
     began = time.perf_counter()
     replays, violations = {}, {}
     for p in task.policies:
