@@ -68,7 +68,8 @@ def _spans_texts(alloc: list[tuple[tuple[int, int], ...]]) -> list[str]:
     distinct = dict.fromkeys(alloc)
     ranges = {r: str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
               for r in set(chain.from_iterable(distinct))}  # fmt: skip
-    texts = dict(zip(distinct, map(" ".join, map(map, repeat(ranges.__getitem__), distinct))))
+    joined = map(" ".join, map(map, repeat(ranges.__getitem__), distinct))
+    texts = dict(zip(distinct, joined, strict=True))
     return list(map(texts.__getitem__, alloc))
 
 
