@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from itertools import repeat
+from itertools import chain, repeat
 from operator import mod
 from pathlib import Path
 
@@ -60,8 +60,16 @@ _STATES = ("1,COMPLETED_SUCCESSFULLY", "0,COMPLETED_WALLTIME_REACHED")
 
 
 def _spans_texts(alloc: list[tuple[tuple[int, int], ...]]) -> list[str]:
-    """Return :func:`span_text` of every job's CPUs, each distinct allocation formatted once."""
-    texts = {spans: span_text(spans) for spans in set(alloc)}
+    """Return :func:`span_text` of every job's CPUs.
+
+    Each distinct range is formatted once and each distinct allocation joined
+    once from those texts, by C-level ``map`` (no Python call per allocation).
+    """
+    distinct = dict.fromkeys(alloc)
+    ranges = {r: str(r[0]) if r[0] == r[1] else f"{r[0]}-{r[1]}"
+              for r in set(chain.from_iterable(distinct))}  # fmt: skip
+    joined = map(" ".join, map(map, repeat(ranges.__getitem__), distinct))
+    texts = dict(zip(distinct, joined, strict=True))
     return list(map(texts.__getitem__, alloc))
 
 
