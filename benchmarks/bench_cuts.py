@@ -50,6 +50,7 @@ from ortools.linear_solver import pywraplp
 import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
 from models.joint.cg.column import Column
+from models.joint.cg.cuts import separate
 from models.joint.cg.master import Master
 
 BEST = {
@@ -147,44 +148,11 @@ class Plain:
 
 
 def robust_cuts(cols: list[Column], x: list[float]) -> list[dict[int, float]]:
-    """Return the most violated robust inequality per (node, job l) (module docstring) as
-    its coefficients over the columns (right-hand side 1)."""
-    by_node: dict[str, list[tuple[int, int, int, int]]] = defaultdict(list)
-    for i, (c, v) in enumerate(zip(cols, x, strict=True)):
-        if v > EPS:
-            for k, s, e in c.tasks:
-                by_node[k].append((i, c.j, s, e))
-    out = []
-    for k, tasks in by_node.items():
-        starts = sorted({s for _, _, s, _ in tasks})
-        ends = sorted({e for _, _, _, e in tasks})
-        jobs = sorted({j for _, j, _, _ in tasks})
-        best: dict[int, tuple[float, int, int]] = {}
-        for a, b in itertools.product(starts, ends):
-            if b - a < 2:
-                continue
-            cover = sum(x[i] for i, _, s, e in tasks if s <= a and e >= b)
-            meet = defaultdict(float)
-            cover_j = defaultdict(float)
-            for i, j, s, e in tasks:
-                if s < b and e > a:
-                    meet[j] += x[i]
-                if s <= a and e >= b:
-                    cover_j[j] += x[i]
-            for j in jobs:
-                lhs = meet[j] + cover - cover_j[j]
-                if lhs > 1 + EPS and lhs > best.get(j, (1.0,))[0]:
-                    best[j] = (lhs, a, b)
-        for j, (_, a, b) in best.items():
-            coef = {}
-            for i, c in enumerate(cols):
-                for kk, s, e in c.tasks:
-                    if kk != k:
-                        continue
-                    if (c.j == j and s < b and e > a) or (c.j != j and s <= a and e >= b):
-                        coef[i] = 1.0
-            out.append(coef)
-    return out
+    """Return the most violated robust inequality per (node, job l) (module docstring;
+    :func:`models.joint.cg.cuts.separate`, the solver's own separation) as its coefficients
+    over the columns (right-hand side 1)."""
+    return [{i: 1.0 for i, c in enumerate(cols) if cut.coefficient(c)}
+            for cut in separate(cols, x, most=len(cols) * len(cols[0].tasks) * 10)]
 
 
 def _conflict(c: Column, d: Column) -> bool:
