@@ -49,8 +49,7 @@ class Prices:
     def of(self, job: int) -> Prices:
         """Return the prices of job ``job``: its cuts' charges resolved."""
         out = Prices(self.by_node, self.charges, job)
-        if "flat" in self.__dict__:
-            out.__dict__["flat"] = self.__dict__["flat"]
+        out.__dict__["flat"] = self.flat  # computed once for every job
         return out
 
     def on(self, node: str) -> list[tuple[int, int, bool, float]]:
