@@ -205,12 +205,17 @@ def test_cg_with_cuts_proves_the_brute_force_optimum(seed: int, cuts_on: None) -
 
 
 @pytest.mark.slow
-def test_cuts_raise_the_bound_and_never_past_the_compact_optimum(cuts_on: None) -> None:
+@pytest.mark.parametrize("close", ["enumerate", "branch"])
+def test_cuts_raise_the_bound_and_never_past_the_compact_optimum(
+    close: str, cuts_on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Tiny 6-job batches (Σ finish, Σ start, Σ proc_time, Σ cost; both geometries), where
-    the root is fractional more often: cg with cuts proves the compact model's optimum,
-    the bound after the cuts never passes it, and cuts are added and raise the bound on
-    some batches (4 of these 40 when written)."""
-    raised = 0
+    the root is fractional more often: cg with cuts proves the compact model's optimum
+    (the gap closed by the listing, or by branch-and-price pricing under the cuts), the
+    bound after the cuts never passes it, and cuts are added and raise the bound on some
+    batches (4 of these 40 when written)."""
+    monkeypatch.setattr(cg_solve, "CLOSE", close)
+    raised = tree = 0
     for seed in range(40):
         geometry = ("rough", "square")[seed % 2]
         inst = dataclasses.replace(generate("tiny", seed, jobs=6), geometry=geometry)
@@ -224,4 +229,6 @@ def test_cuts_raise_the_bound_and_never_past_the_compact_optimum(cuts_on: None) 
         if cuts is not None:
             assert cuts["before"] <= cuts["after"] <= want.objective + 1e-6
             raised += cuts["added"] > 0 and cuts["after"] > cuts["before"] + 1e-6
+            tree += cuts["added"] > 0 and bool(r.info["cg"].get("nodes"))
     assert raised >= 3
+    assert close != "branch" or tree >= 1  # the tree priced under the cuts
