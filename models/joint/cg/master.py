@@ -5,6 +5,7 @@
          Σ_{w with a task on k covering t} x_w ≤ 1     (node k's unit time [t, t+1); ρ_kt)
          Σ_w g_s(w) x_w ≤ b_s                          (VO budget, combination limit g*)
          Σ_w x_w = P                                   (placed count, second stage only)
+         Σ_{w in cut c} x_w ≤ 1                         (robust cuts, optional; η_c ≥ 0)
          x ≥ 0
 
 Two tasks on a node overlap exactly when both cover the later one's start, so the rows
@@ -23,6 +24,10 @@ original rows are ``ρ_t = σ_t − Σ_{children c of t} σ_c``. GLOP (without p
 re-solves the grown model from its previous basis when only rows or only columns are new,
 so new rows are solved first, then columns, and the rows' slacks are created beforehand
 with the columns.
+
+The robust cuts (:mod:`models.joint.cg.cuts`, :meth:`Master.add_cut`) are whole rows; the
+solve after new cut rows starts by the dual simplex from the previous basis, as after new
+node-time rows.
 
 With ``first_order`` (default :data:`FIRST_ORDER`), a solve of at least
 :data:`FIRST_ORDER_ROWS` rows is made by PDLP (:mod:`models.joint.cg.pdlp`), warm-started
