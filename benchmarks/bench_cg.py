@@ -4,7 +4,8 @@ joint co-allocation (docs/exact-models.md), on css2015 batches (Toporkov et al. 
 Usage::
 
     python benchmarks/bench_cg.py seeds [--seeds 1-10] [--objectives p8,finish]
-        [--solvers cpsat,cg,cg-branch,cg-compact,cg-dive,cg-nodive] [--time-limit 60] [--nodes 24]
+        [--solvers cpsat,cg,cg-branch,cg-compact,cg-dive,cg-nodive,cg-cuts,cg-nocuts]
+        [--time-limit 60] [--nodes 24]
         [--jobs 20]
     python benchmarks/bench_cg.py frontier [--frontier-nodes 24,48,100] [--solvers cpsat,cg]
         [--time-limit 60] [--objective proc_time] [--step 4] [--cap 40] [--seed 1]
@@ -14,11 +15,13 @@ proven bound, gap (Result.gap, %), wall seconds, CPU seconds of this process (th
 machine may be shared: CPU seconds say how much work the limit allowed) and the
 machine-independent counts of the cg solver (pricing rounds, columns, windows listed for
 the last set packing and its level, branch-and-price nodes solved and left open, what
-closed the gap), and the incumbents of the root dive and of the neighbourhood search
-(``from>to`` values, the dive's seconds). The solvers ``cg-branch`` and ``cg-compact``
+closed the gap), the root cuts (``rounds/cuts before>after``, the Lagrangian bound
+before and after them), and the incumbents of the root dive and of the neighbourhood
+search (``from>to`` values, the dive's seconds). The solvers ``cg-branch`` and ``cg-compact``
 are ``cg`` with its gap closed by branch-and-price alone, or on the compact model, instead
 of by enumeration; ``cg-dive`` and ``cg-nodive`` are ``cg`` with and without the root dive
-(docs/exact-models.md). An objective ``pN`` is
+(docs/exact-models.md); ``cg-cuts`` and ``cg-nocuts`` with and without the robust cuts
+at the root. An objective ``pN`` is
 combination problem N solved as ``planner combine --problem N --joint`` does: its
 limit and hint come from the two-phase run (AMP alternatives, DP combination).
 Then per objective and solver: seeds proven optimal and the median gap.
@@ -58,15 +61,17 @@ def solve(
 ) -> tuple[Result, float]:
     """Solve one case as the CLI does; return the Result and the CPU seconds it took."""
     ids = [j.id for j in inst.jobs] if jobs is None else jobs
-    close, diving = cg_solve.CLOSE, cg_solve.DIVING
+    close, diving, cuts = cg_solve.CLOSE, cg_solve.DIVING, cg_solve.CUTS
     if solver in CLOSES:  # cg, its gap closed another way than the default
         solver, cg_solve.CLOSE = "cg", CLOSES[solver]
     if solver in ("cg-dive", "cg-nodive"):
         solver, cg_solve.DIVING = "cg", solver == "cg-dive"
+    if solver in ("cg-cuts", "cg-nocuts"):
+        solver, cg_solve.CUTS = "cg", solver == "cg-cuts"
     try:
         return _solve(inst, objective, solver, time_limit, ids)
     finally:
-        cg_solve.CLOSE, cg_solve.DIVING = close, diving
+        cg_solve.CLOSE, cg_solve.DIVING, cg_solve.CUTS = close, diving, cuts
 
 
 def solve_as_cli(
@@ -106,7 +111,7 @@ def run_seeds(args: argparse.Namespace) -> None:
     """Print the per-seed table and the proven counts."""
     head = ["seed", "objective", "solver", "status", "placed", "value", "bound", "gap %",
             "wall s", "cpu s", "rounds", "columns", "listed", "level", "nodes", "open", "closed",
-            "dive", "search"]
+            "cuts", "dive", "search"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     gaps: dict[tuple[str, str], list[float]] = {}
@@ -120,14 +125,16 @@ def run_seeds(args: argparse.Namespace) -> None:
                 cg = r.info.get("cg") or {}
                 gap = None if r.gap is None else 100 * r.gap
                 key = (objective, solver)
-                name = solver if solver in (*CLOSES, "cg-dive", "cg-nodive") else r.solver
-                dive, search = cg.get("dive"), cg.get("lns")
+                name = solver if solver.startswith("cg-") else r.solver
+                dive, search, cuts = cg.get("dive"), cg.get("lns"), cg.get("cuts")
                 proven[key] = proven.get(key, 0) + (r.status == "optimal")
                 gaps.setdefault(key, []).append(gap if gap is not None else float("inf"))
                 row = [seed, objective, name, r.status, len(r.info["placed"]), r.objective,
                        r.bound, gap, r.runtime, cpu, cg.get("rounds"), cg.get("columns"),
                        cg.get("listed"), cg.get("level"), cg.get("nodes"), cg.get("open"),
                        cg.get("closed_by"),
+                       f"{cuts['rounds']}/{cuts['added']} {cuts['before']:.2f}>"
+                       f"{cuts['after']:.2f}" if cuts else None,
                        f"{dive['from']}>{dive['to']} ({dive['seconds']:.1f} s)" if dive else None,
                        f"{search['from']}>{search['to']}" if search else None]
                 print("| " + " | ".join(cell(v) for v in row) + " |", flush=True)

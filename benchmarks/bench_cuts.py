@@ -6,6 +6,14 @@ Usage::
 
     python benchmarks/bench_cuts.py [--seeds 3,6,9] [--objectives finish,p8] [--rounds 10]
         [--families sr3,robust,clique] [--time-limit 400] [--nodes 24] [--jobs 20]
+    python benchmarks/bench_cuts.py --built [--seeds 1-10] [--objectives finish]
+        [--time-limit 400]
+
+``--built``: the solver's own root cuts (``models.joint.cg.strengthen``, with pricing
+under the cuts' charges, so the bound is a proven one): per seed and objective the
+root's Lagrangian bound before and after the cut rounds, the gap of each to ``BEST``,
+the rounds, the cuts added, the pricing rounds, and the wall and CPU seconds of the root
+and of the cut rounds (the run stops after them).
 
 Per seed and objective the cg solver runs to its converged phase-2 root LP (the run stops
 there). Its columns are copied into a fresh LP with every node-time row whole (the same
@@ -50,6 +58,7 @@ from ortools.linear_solver import pywraplp
 import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
 from models.joint.cg.column import Column
+from models.joint.cg.cuts import separate
 from models.joint.cg.master import Master
 
 BEST = {
@@ -147,44 +156,11 @@ class Plain:
 
 
 def robust_cuts(cols: list[Column], x: list[float]) -> list[dict[int, float]]:
-    """Return the most violated robust inequality per (node, job l) (module docstring) as
-    its coefficients over the columns (right-hand side 1)."""
-    by_node: dict[str, list[tuple[int, int, int, int]]] = defaultdict(list)
-    for i, (c, v) in enumerate(zip(cols, x, strict=True)):
-        if v > EPS:
-            for k, s, e in c.tasks:
-                by_node[k].append((i, c.j, s, e))
-    out = []
-    for k, tasks in by_node.items():
-        starts = sorted({s for _, _, s, _ in tasks})
-        ends = sorted({e for _, _, _, e in tasks})
-        jobs = sorted({j for _, j, _, _ in tasks})
-        best: dict[int, tuple[float, int, int]] = {}
-        for a, b in itertools.product(starts, ends):
-            if b - a < 2:
-                continue
-            cover = sum(x[i] for i, _, s, e in tasks if s <= a and e >= b)
-            meet = defaultdict(float)
-            cover_j = defaultdict(float)
-            for i, j, s, e in tasks:
-                if s < b and e > a:
-                    meet[j] += x[i]
-                if s <= a and e >= b:
-                    cover_j[j] += x[i]
-            for j in jobs:
-                lhs = meet[j] + cover - cover_j[j]
-                if lhs > 1 + EPS and lhs > best.get(j, (1.0,))[0]:
-                    best[j] = (lhs, a, b)
-        for j, (_, a, b) in best.items():
-            coef = {}
-            for i, c in enumerate(cols):
-                for kk, s, e in c.tasks:
-                    if kk != k:
-                        continue
-                    if (c.j == j and s < b and e > a) or (c.j != j and s <= a and e >= b):
-                        coef[i] = 1.0
-            out.append(coef)
-    return out
+    """Return the most violated robust inequality per (node, job l) (module docstring;
+    :func:`models.joint.cg.cuts.separate`, the solver's own separation) as its coefficients
+    over the columns (right-hand side 1)."""
+    return [{i: 1.0 for i, c in enumerate(cols) if cut.coefficient(c)}
+            for cut in separate(cols, x, most=len(cols) * len(cols[0].tasks) * 10)]
 
 
 def _conflict(c: Column, d: Column) -> bool:
@@ -328,6 +304,65 @@ def run(master: Master, family: str, rounds: int) -> tuple[float, int, int, floa
     return value, done, lp.cuts, time.perf_counter() - began
 
 
+def built(inst: Instance, objective: str, time_limit: float) -> dict[str, Any]:
+    """Run the cg solver with its root cuts on to the end of the cut rounds; return the
+    bound before and after, the counts and the seconds."""
+    got: dict[str, Any] = {}
+    real, cuts = cg_solve.strengthen, cg_solve.CUTS
+    began, cpu = time.perf_counter(), time.process_time()
+
+    def rounds(*args: Any, **kwargs: Any) -> Any:
+        got.update(root_s=time.perf_counter() - began, root_cpu=time.process_time() - cpu,
+                   before=args[2].bound)
+        t, c = time.perf_counter(), time.process_time()
+        out = real(*args, **kwargs)
+        got.update(after=out.gen.bound, rounds=out.rounds, cuts=out.cuts,
+                   pricing=out.pricing, converged=out.gen.converged,
+                   cut_s=time.perf_counter() - t, cut_cpu=time.process_time() - c)
+        raise _Done
+
+    cg_solve.strengthen, cg_solve.CUTS = rounds, True
+    try:
+        solve_as_cli(inst, objective, "cg", time_limit, [j.id for j in inst.jobs])
+    except _Done:
+        pass
+    finally:
+        cg_solve.strengthen, cg_solve.CUTS = real, cuts
+    return got
+
+
+def seeds_of(text: str) -> list[int]:
+    """Parse ``1-10`` or ``1,3,5``."""
+    if "-" in text:
+        lo, hi = text.split("-")
+        return list(range(int(lo), int(hi) + 1))
+    return [int(x) for x in text.split(",") if x]
+
+
+def main_built(a: argparse.Namespace) -> None:
+    """Print one row per seed and objective of the solver's own root cuts."""
+    print("| seed | objective | best | root L | gap % | with cuts L | gap % | closed % |"
+          " rounds | cuts | pricing rounds | root s (cpu) | cuts s (cpu) |")
+    print("|" + "---|" * 13)
+    for seed in seeds_of(a.seeds):
+        inst = generate("css2015", seed=seed, nodes=a.nodes, jobs=a.jobs)
+        for objective in a.objectives.split(","):
+            g = built(inst, objective, a.time_limit)
+            if "before" not in g:
+                print(f"| {seed} | {objective} | the root did not converge or the bound met"
+                      " the incumbent |")
+                continue
+            best = BEST.get(objective, {}).get(seed)
+            lo, hi = g["before"], g["after"]
+            gap0 = (best - lo) / best * 100 if best else float("nan")
+            gap1 = (best - hi) / best * 100 if best else float("nan")
+            closed = (hi - lo) / (best - lo) * 100 if best and best > lo else 0.0
+            print(f"| {seed} | {objective} | {best} | {lo:.2f} | {gap0:.2f} | {hi:.2f} |"
+                  f" {gap1:.2f} | {closed:.1f} | {g['rounds']} | {g['cuts']} |"
+                  f" {g['pricing']} | {g['root_s']:.1f} ({g['root_cpu']:.1f}) |"
+                  f" {g['cut_s']:.1f} ({g['cut_cpu']:.1f}) |", flush=True)
+
+
 def main() -> None:
     """Print one row per seed and objective."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -338,11 +373,16 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=400.0)
     ap.add_argument("--nodes", type=int, default=24)
     ap.add_argument("--jobs", type=int, default=20)
+    ap.add_argument("--built", action="store_true",
+                    help="the solver's own root cuts, a proven bound (module docstring)")
     a = ap.parse_args()
+    if a.built:
+        main_built(a)
+        return
     fams = a.families.split(",")
     print("seed objective  best   root_lp  gap%  " + "  ".join(
         f"{f}: lp / closed% (rounds, cuts, s)" for f in fams))
-    for seed in [int(s) for s in a.seeds.split(",")]:
+    for seed in seeds_of(a.seeds):
         inst = generate("css2015", seed=seed, nodes=a.nodes, jobs=a.jobs)
         for objective in a.objectives.split(","):
             began = time.perf_counter()

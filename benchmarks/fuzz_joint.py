@@ -4,7 +4,7 @@
 Usage::
 
     python benchmarks/fuzz_joint.py [--cases 10000] [--start 0] [--solvers cg,cpsat]
-        [--time-limit 20] [--failures FILE]
+        [--time-limit 20] [--failures FILE] [--cuts]
 
 Each case is :func:`validation.joint_fuzz.fuzz_case` (seed = start + k): a tiny batch whose
 durations run from 1 to 10^12 quanta and prices from 10^-3 to 10^3 (task costs 1 to 10^15),
@@ -15,6 +15,8 @@ independent checker, and the solvers against each other (an ``optimal`` worse th
 solver's solution). ``cg`` runs on the objectives it handles. The count may also come from
 ``PLANNER_FUZZ_JOINT_CASES``. Prints per solver the statuses, false ``optimal`` claims,
 infeasible solutions and bounds past the optimum, by duration scale; exit 1 if any.
+``--cuts``: cg with its root cuts on (docs/exact-models.md, "Cuts"); the tally then counts
+the cases whose root added cuts (``cg cuts added``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from fractions import Fraction
 from fuzz_tally import every_250, summary  # a sibling script: run from benchmarks/
 
 from models import solve_joint
+from models.joint.cg import solve as cg_solve
 from validation.joint_fuzz import exact_value, fuzz_case, optimum, parts, verdict
 
 CG_OBJECTIVES = {"proc_time", "runtime", "cost", "finish", "start", 6, 7, 8, 9}
@@ -73,7 +76,9 @@ def main() -> int:
     ap.add_argument("--solvers", default="cg,cpsat")
     ap.add_argument("--time-limit", type=float, default=20.0)
     ap.add_argument("--failures", default=None, help="write each wrong result as a JSON line")
+    ap.add_argument("--cuts", action="store_true", help="cg with its root cuts on")
     args = ap.parse_args()
+    cg_solve.CUTS = cg_solve.CUTS or args.cuts
     solvers = args.solvers.split(",")
     tally: collections.Counter[str] = collections.Counter()
     scales: dict[int, collections.Counter[str]] = collections.defaultdict(collections.Counter)
@@ -98,6 +103,9 @@ def main() -> int:
             else:
                 results[name] = r
                 tally[f"{name} {r.status}"] += 1
+                cuts = (r.info.get("cg") or {}).get("cuts")
+                if cuts and cuts["added"]:
+                    tally[f"{name} cuts added"] += 1
                 by_scale[f"{name} {r.status}"] += 1
                 wrong = verdict(case, r, best)
             for w in wrong:

@@ -34,6 +34,8 @@ class Budget:
         The integer master over phase 1's columns.
     root_lp
         Phase 2's column generation to the root bound.
+    root_cuts
+        The rounds of robust cuts at the converged root (:mod:`models.joint.cg.strengthen`).
     integer_master
         The integer master over the root's columns.
     dive
@@ -56,6 +58,7 @@ class Budget:
     count_lp: Share
     count_master: Share
     root_lp: Share
+    root_cuts: Share
     integer_master: Share
     dive: Share
     search: Share
@@ -69,6 +72,7 @@ BUDGET = Budget(
     count_lp=Share(by=0.3),
     count_master=Share(by=0.4, least=0.01),
     root_lp=Share(by=0.55),
+    root_cuts=Share(by=0.6),
     integer_master=Share(by=0.7, most=0.15, least=0.01),
     dive=Share(most=0.1),
     search=Share(most=0.3),

@@ -44,7 +44,7 @@ class Duals:
     def lagrangian(
         self, best: Sequence[float | None], placed: Sequence[bool | None] | None = None
     ) -> float:
-        """Return ``fixed − Σ ρ + Σ_j min(0, best_j − μ)`` for each job's least priced value
+        """Return ``fixed − Σ ρ − Σ η + Σ_j min(0, best_j − μ)`` for each job's least priced value
         (None: no window): a lower bound on every integer solution, for any such multipliers.
 
         ``placed`` (branch-and-price rules): a job placed (True) adds ``best_j − μ`` and
@@ -55,6 +55,7 @@ class Duals:
         in it or in the priced values never lifts it above the true bound.
         """
         rho = sum(float(r.sum()) for _, r in self.prices.by_node.values())
+        rho += self.prices.eta  # each cut's η times its right-hand side 1
         total, size = self.fixed - rho, abs(self.fixed) + rho
         for j, v in enumerate(best):
             rule = None if placed is None else placed[j]
@@ -69,9 +70,12 @@ class Duals:
         return total - ERROR * size
 
     def reduced(self, col: Column) -> float:
-        """Return the reduced cost of ``col``: form + covered prices − μ − π_j."""
+        """Return the reduced cost of ``col``: form + covered prices + cut charges − μ − π_j."""
         total = col.value(self.form) - self.mu - self.pi[col.j]
+        own = self.prices.of(col.j) if self.prices.charges else None
         for node, start, end in col.tasks:
+            if own is not None:
+                total += own.charge(node, start, end - start)
             t, rho = self.prices.by_node.get(node, (None, None))
             if t is not None:
                 total += float(rho[(t >= start) & (t < end)].sum())
@@ -92,9 +96,13 @@ class Duals:
             if items:
                 by_node[node] = (np.array([t for t, _ in items], dtype=np.int64),
                                  np.array([r for _, r in items]))
+        charges: dict[tuple[str, int, int, int], float] = {}
+        for weight, src in ((a, self.prices), (b, other.prices)):
+            for *key, eta in src.charges:
+                charges[tuple(key)] = charges.get(tuple(key), 0.0) + weight * eta
         return Duals(
             form=self.form.scaled(a) + other.form.scaled(b),
-            prices=Prices(by_node),
+            prices=Prices(by_node, tuple((*k, e) for k, e in charges.items() if e > 0.0)),
             mu=a * self.mu + b * other.mu,
             pi=[a * x + b * y for x, y in zip(self.pi, other.pi, strict=True)],
             fixed=a * self.fixed + b * other.fixed,

@@ -206,9 +206,9 @@ def count_below(
     out: list[list[Listed]] = []
     left = limit
     try:
-        for sp, theta in zip(spaces, thresholds, strict=True):
+        for j, (sp, theta) in enumerate(zip(spaces, thresholds, strict=True)):
             found = [] if theta is None else windows_below(
-                sp, form, prices, theta, free_start=free_start, limit=left, deadline=deadline)
+                sp, form, prices.of(j), theta, free_start=free_start, limit=left, deadline=deadline)
             out.append(found)
             if left is not None:
                 left -= len(found)

@@ -93,7 +93,8 @@ def _round(
     for j, sp in enumerate(spaces):
         if deadline is not None and deadline.passed():
             return None, values, added, least
-        found = price_many(sp, point.form, point.prices, columns, free_start=free_start)
+        found = price_many(sp, point.form, point.prices.of(j), columns,
+                           free_start=free_start)
         values.append(found[0][0] if found else None)
         least.append(None)
         for i, (v, T, chosen) in enumerate(found):
@@ -161,7 +162,8 @@ def generate(
                 return out
             if smoother is not None and not exact and added and not smoother.misprices:
                 assert centre is not None
-                smoother.adjust(smoother.space.subgradient(point, least, master.points),
+                smoother.adjust(smoother.space.subgradient(point, least, master.points,
+                                                           master.cuts),
                                 centre, current)
             if bound > out.bound:
                 out.bound, out.duals, out.values = bound, point, values
@@ -169,7 +171,7 @@ def generate(
                 centre, centre_bound = point, bound
                 if smoother.directional:
                     smoother.centre_subgradient = smoother.space.subgradient(
-                        point, least, master.points)
+                        point, least, master.points, master.cuts)
             if report is not None:
                 report(out)
             if added or exact:

@@ -4,8 +4,9 @@ generation"): its candidate starts and its node values at them.
 For fixed start T and duration level the priced value of a window separates per node, so
 each level's options are evaluated as a (starts × nodes) matrix. Over T the value is
 piecewise constant plus ``a_T·T``; it changes only where a task enters or leaves its slot
-(T = s, e − d + 1) or a priced unit time (T = t + 1, t − d + 1) while the task is alive,
-so the least value over the integers is at an end of a piece: both ends are candidates,
+(T = s, e − d + 1), a priced unit time (T = t + 1, t − d + 1) or a cut's interval
+(:mod:`models.joint.cg.prices`: T = its first start, last start + 1) while the task is
+alive, so the least value over the integers is at an end of a piece: both ends are candidates,
 or only the left (right) end when ``a_T ≥ 0`` (``a_T < 0``).
 """
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.joint.cg.column import Linear
-from models.joint.cg.prices import Prices
+from models.joint.cg.prices import Prices, span
 from models.joint.space import JobSpace
 
 
@@ -86,6 +87,38 @@ class _Group:
         self.k = len(names)
         rank, *_ = prices.flat
         self.rank = np.array([rank.get(x, len(rank)) for x in nodes], dtype=np.int64)
+        # the cuts by node: (options on the node, [(a, b, own, η)])
+        self.cuts = [(np.flatnonzero(self.node_of == i), cuts) for i, name in enumerate(names)
+                     if (cuts := prices.on(name))] if prices.charges else []
+
+    def _cut_points(self) -> np.ndarray:
+        """Return each cut's first start and last start + 1 for the options of its node,
+        kept where the option is alive (the value in T steps there)."""
+        parts = [np.zeros(0, np.int64)]
+        for opts, cuts in self.cuts:
+            s, last, d = self.s[opts], self.e[opts] - self.d[opts], self.d[opts]
+            for a, b, own, _ in cuts:
+                lo, hi = (np.broadcast_to(x, d.shape) for x in span(a, b, own, d))
+                q = np.concatenate([lo, hi + 1])
+                two = np.concatenate([s, s]), np.concatenate([last, last])
+                parts.append(q[(q > two[0]) & (q <= two[1])])
+        return np.concatenate(parts)
+
+    def _charges(self, opt: np.ndarray, T: np.ndarray) -> np.ndarray | float:
+        """Return the cuts' charges of the options ``opt`` at the starts ``T``."""
+        if not self.cuts:
+            return 0.0
+        out = np.zeros(len(opt))
+        order = np.argsort(self.node_of[opt], kind="stable")
+        local = self.node_of[opt][order]
+        for opts, cuts in self.cuts:
+            i = self.node_of[opts[0]]
+            sub = order[np.searchsorted(local, i, "left"):np.searchsorted(local, i, "right")]
+            Ts, d = T[sub], self.d[opt[sub]]
+            for a, b, own, eta in cuts:
+                lo, hi = span(a, b, own, d)
+                out[sub] += eta * ((Ts >= lo) & (Ts <= hi))
+        return out
 
     def breakpoints(self, ends: str = "both") -> np.ndarray:
         """Return the sorted candidate starts: ``ends`` "both", "left" or "right" of each piece."""
@@ -101,7 +134,7 @@ class _Group:
         q = np.concatenate([t + 1, t - self.d[owner] + 1])
         o = np.concatenate([owner, owner])
         q = q[(q > self.s[o]) & (q <= last[o])]  # a price matters while its task is alive
-        p = np.unique(np.concatenate([self.s, last + 1, q]))
+        p = np.unique(np.concatenate([self.s, last + 1, q, self._cut_points()]))
         first, final = self.s.min(), last.max()
         if ends == "left":
             cand = np.concatenate([[first], p])
@@ -120,6 +153,7 @@ class _Group:
         pos = np.repeat(lo, cnt) + _ramp(cnt)
         Tv, d = T[pos], self.d[opt]
         v = self.base[opt] + self.prices.covered(self.rank[opt], Tv, Tv + d)
+        v = v + self._charges(opt, Tv)
         cell = pos * self.k + self.node_of[opt]
         order = np.lexsort((opt, v, cell))  # per cell: least value, then first option
         cell, v, opt = cell[order], v[order], opt[order]

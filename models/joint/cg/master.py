@@ -5,6 +5,7 @@
          Σ_{w with a task on k covering t} x_w ≤ 1     (node k's unit time [t, t+1); ρ_kt)
          Σ_w g_s(w) x_w ≤ b_s                          (VO budget, combination limit g*)
          Σ_w x_w = P                                   (placed count, second stage only)
+         Σ_{w in cut c} x_w ≤ 1                         (robust cuts, optional; η_c ≥ 0)
          x ≥ 0
 
 Two tasks on a node overlap exactly when both cover the later one's start, so the rows
@@ -23,6 +24,10 @@ original rows are ``ρ_t = σ_t − Σ_{children c of t} σ_c``. GLOP (without p
 re-solves the grown model from its previous basis when only rows or only columns are new,
 so new rows are solved first, then columns, and the rows' slacks are created beforehand
 with the columns.
+
+The robust cuts (:mod:`models.joint.cg.cuts`, :meth:`Master.add_cut`) are whole rows; the
+solve after new cut rows starts by the dual simplex from the previous basis, as after new
+node-time rows.
 
 With ``first_order`` (default :data:`FIRST_ORDER`), a solve of at least
 :data:`FIRST_ORDER_ROWS` rows is made by PDLP (:mod:`models.joint.cg.pdlp`), warm-started
@@ -45,6 +50,7 @@ import numpy as np
 from ortools.linear_solver import pywraplp
 
 from models.joint.cg.column import Column, Linear
+from models.joint.cg.cuts import Cut
 from models.joint.cg.duals import Duals
 from models.joint.cg.pdlp import FirstOrder, FirstOrderFailed, Point
 from models.joint.cg.pricing import Prices
@@ -157,6 +163,9 @@ class Master:
         self._x: list[pywraplp.Variable] = []
         self.keys: set[tuple[int, int, tuple[int, ...]]] = set()
         self.pending: list[Column] = []
+        self.cuts: list[Cut] = []  # robust cuts (models.joint.cg.cuts), rows kept whole
+        self.cut_rows: list[pywraplp.Constraint] = []
+        self.fresh_cuts = False  # cut rows added since the last solve
         lp.SetSolverSpecificParametersAsString(PRIMAL)
         lp.tuned = False
         lp.Objective().SetMinimization()
@@ -170,6 +179,17 @@ class Master:
         self.columns.append(col)
         self.pending.append(col)
         return True
+
+    def add_cut(self, cut: Cut) -> None:
+        """Add the row of ``cut`` (whole) over every column; the next solve starts by the
+        dual simplex from the previous basis, as after new node-time rows."""
+        row = self.lp.Constraint(-self.lp.infinity(), 1.0)
+        for col, x in zip(self.columns, self._x, strict=False):  # the entered ones
+            if cut.coefficient(col):
+                row.SetCoefficient(x, 1.0)
+        self.cuts.append(cut)
+        self.cut_rows.append(row)
+        self.fresh_cuts = True
 
     def _new_rows(self) -> bool:
         """Add the node-time rows the pending columns start, over the columns already in."""
@@ -232,6 +252,9 @@ class Master:
             row.SetCoefficient(x, col.value(form))
         if self.count_row is not None:
             self.count_row.SetCoefficient(x, 1.0)
+        for cut, row in zip(self.cuts, self.cut_rows, strict=True):
+            if cut.coefficient(col):
+                row.SetCoefficient(x, 1.0)
         for node, start, end in col.tasks:
             self.tasks[node].append((x, start, end))
             parent = self.parent[node]
@@ -262,14 +285,17 @@ class Master:
         self.glop_solves += 1
         left = 0 if deadline is None else deadline.milliseconds()
         lp.solver.SetTimeLimit(left)  # milliseconds; 0: no limit
+        # GLOP re-solves from the previous basis when only rows or only columns are new,
+        # and from scratch when both are: new rows first (dual simplex), then the new
+        # columns (primal)
+        rows, self.fresh_cuts = self.fresh_cuts, False
+        if self.pending and self._new_rows():
+            rows = True
+        if rows and self._x:
+            lp.solver.SetSolverSpecificParametersAsString(DUAL)
+            lp.solver.Solve()
+            lp.solver.SetSolverSpecificParametersAsString(lp.params)
         if self.pending:
-            # GLOP re-solves from the previous basis when only rows or only columns are
-            # new, and from scratch when both are: new rows first (dual simplex), then
-            # the new columns (primal)
-            if self._new_rows() and self._x:
-                lp.solver.SetSolverSpecificParametersAsString(DUAL)
-                lp.solver.Solve()
-                lp.solver.SetSolverSpecificParametersAsString(lp.params)
             self._enter_pending()
         if dual:
             lp.solver.SetSolverSpecificParametersAsString(DUAL)
@@ -333,7 +359,10 @@ class Master:
         fixed += mu * (self.count or 0)
         pi = [min(dual(r), 0.0) for r in self.convex]
         sides = tuple(-min(dual(r), 0.0) for r in self.side_rows)
-        return Duals(form, Prices(by_node), mu, pi, fixed, sides)
+        charges = tuple((c.node, c.a, c.b, c.job, eta) for c, r in
+                        zip(self.cuts, self.cut_rows, strict=True)
+                        if (eta := -min(dual(r), 0.0)) > 0.0)
+        return Duals(form, Prices(by_node, charges), mu, pi, fixed, sides)
 
     def values(self) -> list[float]:
         """Return the LP value of each column's variable."""

@@ -141,7 +141,7 @@ class NodeSearch:
         values: list[float | None] = []
         added = 0
         for j, rs in enumerate(spaces):
-            found = [] if rs is None else price_many_in(rs, duals.form, duals.prices,
+            found = [] if rs is None else price_many_in(rs, duals.form, duals.prices.of(j),
                                                         NODE_COLUMNS, free_start=self.free_start)
             values.append(found[0][0] if found else None)
             for _, T, chosen in found:

@@ -1,6 +1,15 @@
 """Node-time prices of the joint pricing oracle (docs/exact-models.md): the duals ρ[k, t] of
 the master's node-time rows, with every node's prefix sums laid end to end so that the
-oracle sums the prices under many tasks on many nodes in one ``searchsorted``."""
+oracle sums the prices under many tasks on many nodes in one ``searchsorted``, and the
+multipliers η ≥ 0 of the master's robust cuts (:mod:`models.joint.cg.cuts`), charged to a
+task of a job as a step function of its start.
+
+A cut of node k, interval [a, b) and job l charges its η to a task of duration d on k
+starting at T when the task is in the cut: for job l when it meets [a, b)
+(T ∈ [a − d + 1, b − 1]), for any other job when it covers [a, b) (T ∈ [b − d, a]). The
+charge depends on the job, so a job is priced at ``prices.of(j)``; pricing refuses cuts
+without a job rather than price them wrongly.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +19,60 @@ from functools import cached_property
 
 import numpy as np
 
+Charge = tuple[str, int, int, int, float]
+"""A cut's charge: ``(node k, a, b, job l, η ≥ 0)`` (module docstring)."""
+
+
+def span(a: int, b: int, own: bool, d: np.ndarray | int) -> tuple[np.ndarray | int, ...]:
+    """Return the first and last start T at which a task of duration ``d`` is in the cut
+    [a, b): it meets it (``own``: of the cut's job) or covers it (another job)."""
+    return (a - d + 1, b - 1) if own else (b - d, a)
+
 
 @dataclass(frozen=True)
 class Prices:
-    """Node-time prices: node → (sorted unit times t, prices ρ ≥ 0 of ``[t, t+1)``)."""
+    """Node-time prices: node → (sorted unit times t, prices ρ ≥ 0 of ``[t, t+1)``), and the
+    cuts' ``charges`` (module docstring) for the job ``job`` (None: not chosen yet)."""
 
     by_node: Mapping[str, tuple[np.ndarray, np.ndarray]]
+    charges: tuple[Charge, ...] = ()
+    job: int | None = None
 
     def __post_init__(self) -> None:
         for node, (t, rho) in self.by_node.items():
             if len(t) != len(rho) or np.any(np.diff(t) <= 0) or np.any(rho < 0):
                 raise ValueError(f"prices of node '{node}' need increasing times and ρ >= 0")
+        for node, a, b, _, eta in self.charges:
+            if b - a < 2 or not eta >= 0:
+                raise ValueError(f"a cut of node '{node}' needs b − a >= 2 and η >= 0")
+
+    def of(self, job: int) -> Prices:
+        """Return the prices of job ``job``: its cuts' charges resolved."""
+        out = Prices(self.by_node, self.charges, job)
+        out.__dict__["flat"] = self.flat  # computed once for every job
+        return out
+
+    def on(self, node: str) -> list[tuple[int, int, bool, float]]:
+        """Return ``(a, b, own, η)`` of the cuts of ``node`` with η > 0 (``own``: of
+        :attr:`job`); ValueError when there are cuts but no job."""
+        if self.charges and self.job is None:
+            raise ValueError("prices with cuts price a job: use prices.of(j)")
+        return [(a, b, job == self.job, eta) for k, a, b, job, eta in self.charges
+                if k == node and eta > 0.0]
+
+    def charge(self, node: str, T: int, d: int) -> float:
+        """Return the cuts' charge to a task of :attr:`job` on ``node`` at ``[T, T + d)``."""
+        total = 0.0
+        for a, b, own, eta in self.on(node):
+            lo, hi = span(a, b, own, d)
+            if lo <= T <= hi:
+                total += eta
+        return total
+
+    @property
+    def eta(self) -> float:
+        """Return Σ η over the cuts (each cut's right-hand side is 1)."""
+        return sum(eta for *_, eta in self.charges)
 
     def prefix(self, node: str) -> tuple[np.ndarray, np.ndarray]:
         """Return ``(times, P)`` with ``P[i]`` the sum of the first i prices of ``node``."""

@@ -192,6 +192,7 @@ def _bonus(rs: Restricted, form: Linear, prices: Prices) -> float:
     for node in {o.node for o in rs.options}:
         t, rho = prices.by_node.get(node, (np.zeros(0), np.zeros(0)))
         mass += float(rho[(t >= lo) & (t < hi)].sum())
+        mass += sum(eta for *_, eta in prices.on(node))  # a task's cut charges, at most
     ends = max(max(abs(o.slot.start), abs(o.slot.end)) for o in rs.options)
     far = abs(form.rt) * max(o.d for o in rs.options) + abs(form.T) * ends + abs(form.one)
     return 2.0 * (rs.n * base + mass + far) + 1.0
@@ -206,6 +207,7 @@ def _value(rs: Restricted, form: Linear, prices: Prices, T: int, chosen: Sequenc
         t, P = prices.prefix(o.node)
         covered = P[np.searchsorted(t, T + o.d)] - P[np.searchsorted(t, T)]
         total += form.pt * o.d + form.cost * o.cost + float(covered)
+        total += prices.charge(o.node, T, o.d)
     return float(total)
 
 

@@ -48,11 +48,13 @@ from models.joint.cg.state import (
     placement,
     restrictions,
 )
+from models.joint.cg.strengthen import strengthen
 from models.joint.space import JobSpace
 from models.progress import SearchProgress
 from planner.deadline import Deadline
 
-__all__ = ["CG_METRICS", "CLOSE", "DIVING", "EARLY_LIMIT", "differenced", "round_up", "solve_cg"]
+__all__ = ["CG_METRICS", "CLOSE", "CUTS", "DIVING", "EARLY_LIMIT", "differenced", "round_up",
+           "solve_cg"]
 
 CG_METRICS: tuple[str, ...] = tuple(LINEAR_METRICS)
 """Objectives (and "time"/"cost" of problems (6)–(9)) that the ``cg`` solver handles."""
@@ -76,6 +78,12 @@ DIVING = False
 search. Off: measured on css2015 20 × 24 seeds 1–3 (docs/benchmarks.md), with half a core
 each, it improved the integer master's incumbent once in six runs (problem (8) seed 1:
 9971 to 9927 in 6.1 s) and found nothing within its 6 s on the other five."""
+
+CUTS = False
+"""Whether the cg solver adds rounds of robust cuts at the converged root
+(:mod:`models.joint.cg.strengthen`, :mod:`models.joint.cg.cuts`) in its share of the limit;
+the cuts stay in the master for every later stage (their multipliers are charged by
+pricing, reduced-cost fixing and the listing alike)."""
 
 EARLY_LIMIT = 8_000
 """Listing limit before the large-neighbourhood search: a listing this small goes to SCIP at
@@ -267,6 +275,17 @@ def _root(run: Run, counted: Counted, singles: list[float | None]) -> tuple[Root
     gen = generate(run.spaces, master, free_start=run.free_start, initial=(start, singles),
                    deadline=run.deadline.stage(BUDGET.root_lp), target=float(best),
                    report=report)
+    if CUTS and gen.converged:
+        run.track.update(stage="root cuts")
+        before, priced = gen.bound, gen.rounds
+        more = strengthen(run.spaces, master, gen, free_start=run.free_start,
+                          deadline=run.deadline.stage(BUDGET.root_cuts), target=float(best),
+                          report=report)
+        gen = more.gen
+        gen.rounds = priced + more.pricing
+        run.stats["cuts"] = {"rounds": more.rounds, "added": more.cuts,
+                             "before": float(run.sign * before),
+                             "after": float(run.sign * gen.bound)}
     run.stats.update(rounds=done + gen.rounds, lp=run.sign * gen.lp,
                      lagrangian=run.sign * gen.bound, converged=gen.converged,
                      columns=len(master.columns), lp_restarts=master.restarts)

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from models.joint.cg.column import Column, Linear
+from models.joint.cg.cuts import Cut
 from models.joint.cg.duals import Duals
 from models.joint.cg.prices import Prices
 
@@ -75,6 +76,8 @@ class Space:
         for node, (t, rho) in d.prices.by_node.items():
             for ti, ri in zip(t.tolist(), rho.tolist(), strict=True):
                 v["r", node, ti] = ri
+        for node, a, b, job, eta in d.prices.charges:
+            v["c", node, a, b, job] = eta
         for i, lam in enumerate(d.sides):
             if lam:
                 v["s", i] = lam
@@ -88,10 +91,14 @@ class Space:
         by_node: dict[str, list[tuple[int, float]]] = defaultdict(list)
         lam = [0.0] * len(self.sides)
         mu = 0.0
+        charges = []
         for key, x in v.items():
             if key[0] == "r":
                 if x > 0.0:
                     by_node[key[1]].append((key[2], x))
+            elif key[0] == "c":
+                if x > 0.0:
+                    charges.append((*key[1:], x))
             elif key[0] == "s":
                 lam[key[1]] = max(x, 0.0)
             elif self.count is not None:
@@ -106,19 +113,22 @@ class Space:
         for (g, b), y in zip(self.sides, lam, strict=True):
             form = form + g.scaled(y)
             fixed -= y * b
-        return Duals(form, Prices(prices), mu, list(pi), fixed, tuple(lam))
+        return Duals(form, Prices(prices, tuple(sorted(charges))), mu, list(pi), fixed,
+                     tuple(lam))
 
     def subgradient(
         self,
         d: Duals,
         least: Sequence[tuple[float, Column] | None],
         rows: Mapping[str, Sequence[int]],
+        cuts: Sequence[Cut] = (),
     ) -> Vector:
         """Return the projected subgradient of the Lagrangian at ``d``: each job's least
         priced window (``least``: value and column; None: no window) is chosen when its
         value is below μ, and the components over the master's node-time ``rows`` are
         ``#chosen covering (k, t) − 1``, the sides' ``Σ_chosen g_s − b_s``, the count's
-        ``P − #chosen``; a component that would push a multiplier at 0 below 0 is 0."""
+        ``P − #chosen``, the ``cuts``' ``#chosen in the cut − 1``; a component that would
+        push a multiplier at 0 below 0 is 0."""
         chosen = [col for item in least if item is not None
                   for value, col in (item,) if value - d.mu < 0.0]
         cover: dict[tuple[str, int], int] = defaultdict(int)
@@ -139,6 +149,11 @@ class Space:
             x = sum(col.value(form) for col in chosen) - b
             if x > 0.0 or at.get(("s", i), 0.0) > 0.0:
                 g["s", i] = x
+        for cut in cuts:
+            x = sum(cut.coefficient(col) for col in chosen) - 1.0
+            key = ("c", cut.node, cut.a, cut.b, cut.job)
+            if x > 0.0 or at.get(key, 0.0) > 0.0:
+                g[key] = x
         if self.count is not None:
             g["m",] = float(self.count - len(chosen))
         return {k: x for k, x in g.items() if x}

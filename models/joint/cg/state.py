@@ -156,12 +156,12 @@ def restrictions(
     form, prices, mu, values = gen.duals.form, gen.duals.prices, gen.duals.mu, gen.values
     slack = best - 1 - gen.bound + MARGIN * max(1.0, abs(gen.bound))
     out: list[Restriction] = []
-    for sp, job in zip(spaces, job_thresholds(values, mu, slack), strict=True):
+    for j, (sp, job) in enumerate(zip(spaces, job_thresholds(values, mu, slack), strict=True)):
         if job is None:
             out.append((False, [], set()))
             continue
         threshold, must = job
-        spans = allowed_starts(sp, form, prices, threshold, free_start)
-        options = allowed_options(sp, form, prices, threshold, free_start)
+        spans = allowed_starts(sp, form, prices.of(j), threshold, free_start)
+        options = allowed_options(sp, form, prices.of(j), threshold, free_start)
         out.append((must, spans, options))
     return out
