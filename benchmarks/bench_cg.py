@@ -89,6 +89,28 @@ def solve_as_cli(
     return solve_joint(inst, objective, solver, jobs=ids, time_limit=time_limit)
 
 
+class StopSolve(Exception):
+    """Raised by a patched stage of :func:`solve_until` once it has measured what it wanted."""
+
+
+def solve_until(
+    inst: Instance, objective: str, time_limit: float, patches: list[tuple[object, str, object]]
+) -> None:
+    """Solve one case with ``cg`` as the CLI does, each ``(module, name, value)`` of
+    ``patches`` set for the run, until a patched stage raises :class:`StopSolve`; the
+    patched names are restored whatever happens."""
+    saved = [(module, name, getattr(module, name)) for module, name, _ in patches]
+    for module, name, value in patches:
+        setattr(module, name, value)
+    try:
+        solve_as_cli(inst, objective, "cg", time_limit, [j.id for j in inst.jobs])
+    except StopSolve:
+        pass
+    finally:
+        for module, name, value in saved:
+            setattr(module, name, value)
+
+
 def _solve(
     inst: Instance, objective: str, solver: str, time_limit: float, ids: list[str]
 ) -> tuple[Result, float]:

@@ -29,15 +29,11 @@ import statistics
 import time
 from typing import Any
 
-from bench_cg import solve_as_cli  # a sibling script: run from benchmarks/
+from bench_cg import StopSolve, solve_until  # a sibling script: run from benchmarks/
 
 import models.joint.cg.generate as cg_generate
 import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
-
-
-class _Done(Exception):
-    """Raised after phase 2 to skip the integer master."""
 
 
 def phase2(
@@ -69,15 +65,10 @@ def phase2(
                      bound=gen.bound,
                      converged=gen.converged, size=len(args[1].columns),
                      mispricings=getattr(gen, "mispricings", 0))
-        raise _Done
+        raise StopSolve
 
-    cg_solve.generate, cg_generate._round = phase, timed_round
-    try:
-        solve_as_cli(inst, objective, "cg", time_limit, [j.id for j in inst.jobs])
-    except _Done:
-        pass
-    finally:
-        cg_solve.generate, cg_generate._round = generate_, round_
+    solve_until(inst, objective, time_limit,
+                [(cg_solve, "generate", phase), (cg_generate, "_round", timed_round)])
     return stats
 
 

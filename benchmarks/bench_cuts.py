@@ -52,7 +52,7 @@ from collections import defaultdict
 from typing import Any
 
 import networkx as nx
-from bench_cg import solve_as_cli  # a sibling script: run from benchmarks/
+from bench_cg import StopSolve, seeds_of, solve_until  # a sibling script: run from benchmarks/
 from ortools.linear_solver import pywraplp
 
 import models.joint.cg.solve as cg_solve
@@ -73,10 +73,6 @@ EPS = 1e-6
 """Least violation of a separated cut."""
 
 
-class _Done(Exception):
-    """Raised after the root LP to skip the rest of the solve."""
-
-
 def root(inst: Instance, objective: str, time_limit: float) -> Master:
     """Run the cg solver to its phase-2 root LP; return the master."""
     got: dict[str, Master] = {}
@@ -89,15 +85,9 @@ def root(inst: Instance, objective: str, time_limit: float) -> Master:
         if not gen.converged:
             raise RuntimeError("the root LP did not converge within the time limit")
         got["master"] = args[1]
-        raise _Done
+        raise StopSolve
 
-    cg_solve.generate = phase
-    try:
-        solve_as_cli(inst, objective, "cg", time_limit, [j.id for j in inst.jobs])
-    except _Done:
-        pass
-    finally:
-        cg_solve.generate = generate_
+    solve_until(inst, objective, time_limit, [(cg_solve, "generate", phase)])
     return got["master"]
 
 
@@ -308,7 +298,7 @@ def built(inst: Instance, objective: str, time_limit: float) -> dict[str, Any]:
     """Run the cg solver with its root cuts on to the end of the cut rounds; return the
     bound before and after, the counts and the seconds."""
     got: dict[str, Any] = {}
-    real, cuts = cg_solve.strengthen, cg_solve.CUTS
+    real = cg_solve.strengthen
     began, cpu = time.perf_counter(), time.process_time()
 
     def rounds(*args: Any, **kwargs: Any) -> Any:
@@ -319,24 +309,11 @@ def built(inst: Instance, objective: str, time_limit: float) -> dict[str, Any]:
         got.update(after=out.gen.bound, rounds=out.rounds, cuts=out.cuts,
                    pricing=out.pricing, converged=out.gen.converged,
                    cut_s=time.perf_counter() - t, cut_cpu=time.process_time() - c)
-        raise _Done
+        raise StopSolve
 
-    cg_solve.strengthen, cg_solve.CUTS = rounds, True
-    try:
-        solve_as_cli(inst, objective, "cg", time_limit, [j.id for j in inst.jobs])
-    except _Done:
-        pass
-    finally:
-        cg_solve.strengthen, cg_solve.CUTS = real, cuts
+    solve_until(inst, objective, time_limit,
+                [(cg_solve, "strengthen", rounds), (cg_solve, "CUTS", True)])
     return got
-
-
-def seeds_of(text: str) -> list[int]:
-    """Parse ``1-10`` or ``1,3,5``."""
-    if "-" in text:
-        lo, hi = text.split("-")
-        return list(range(int(lo), int(hi) + 1))
-    return [int(x) for x in text.split(",") if x]
 
 
 def main_built(a: argparse.Namespace) -> None:

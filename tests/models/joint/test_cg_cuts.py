@@ -11,7 +11,7 @@ import pytest
 
 import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
-from models import PROBLEMS, solve_joint
+from models import solve_joint
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.cuts import Cut, separate
 from models.joint.cg.duals import Duals
@@ -20,7 +20,7 @@ from models.joint.cg.fixing import allowed_starts
 from models.joint.cg.master import Master
 from models.joint.cg.pricing import Prices, price
 from models.joint.space import JobSpace
-from tests.models.joint.test_cg_joint import brute, case, run
+from tests.models.joint.test_cg_joint import cg_proves_brute_force
 from tests.models.joint.test_cg_pricing import priced, random_form, random_prices
 from validation import check_alternatives
 from validation.joint_brute import all_windows
@@ -191,15 +191,9 @@ def cuts_on(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_cg_with_cuts_proves_the_brute_force_optimum(seed: int, cuts_on: None) -> None:
     """Tiny 3-job batches as in the cg tests, cuts on: cg proves the brute-force optimum
     and its bounds before and after the cuts never pass it."""
-    inst, free, objective, vo = case(seed)
-    r = run(inst, "cg", objective, free, vo)
-    placed, best = brute(inst, objective, free, vo)
-    assert r.status == "optimal"
-    assert check_alternatives(inst, r.windows, sequential=False) == []
-    assert (len(r.info["placed"]), r.objective) == (placed, best)
+    r, best, sense = cg_proves_brute_force(seed)
     cuts = r.info["cg"].get("cuts")
     if cuts is not None:
-        sense = PROBLEMS[objective].sense if isinstance(objective, int) else "min"
         for bound in (cuts["before"], cuts["after"]):
             assert (bound <= best + 1e-6) if sense == "min" else (bound >= best - 1e-6)
 

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from instances import Instance, generate
-from models import PROBLEMS, solve_combination, solve_joint
+from models import PROBLEMS, Result, solve_combination, solve_joint
 from models.joint.cg.solve import round_up
 from planner import find_alternatives
 from tests.joint_batch import six_job_batch
@@ -56,22 +56,30 @@ def brute(inst: Instance, objective: object, free: bool, vo: int | None) -> tupl
     return brute_joint(windows_of(inst, free), lambda w: value(w, objective), "min", sides)
 
 
-@pytest.mark.parametrize("seed", range(CASES))
-def test_cg_optimum_equals_brute_force_and_compact_model(seed: int) -> None:
-    """Tiny random batches (both geometries, free and AEP starts, budgets, VO budget, every
-    objective and problems 6–9): cg proves the brute-force optimum, its Lagrangian bound
-    never passes it, its windows pass the joint checker, and the compact model agrees."""
+def cg_proves_brute_force(seed: int) -> tuple[Result, int, str]:
+    """Solve :func:`case` ``seed`` with cg, assert it proves the brute-force optimum with
+    windows that pass the joint checker; return the result, that optimum and its sense."""
     inst, free, objective, vo = case(seed)
     r = run(inst, "cg", objective, free, vo)
     placed, best = brute(inst, objective, free, vo)
     assert r.status == "optimal"
     assert check_alternatives(inst, r.windows, sequential=False) == []
     assert (len(r.info["placed"]), r.objective) == (placed, best)
+    return r, best, PROBLEMS[objective].sense if isinstance(objective, int) else "min"
+
+
+@pytest.mark.parametrize("seed", range(CASES))
+def test_cg_optimum_equals_brute_force_and_compact_model(seed: int) -> None:
+    """Tiny random batches (both geometries, free and AEP starts, budgets, VO budget, every
+    objective and problems 6–9): cg proves the brute-force optimum, its Lagrangian bound
+    never passes it, its windows pass the joint checker, and the compact model agrees."""
+    r, best, sense = cg_proves_brute_force(seed)
+    inst, free, objective, vo = case(seed)
     assert r.bound == r.objective
     lag = r.info["cg"]["lagrangian"]
     if lag is not None:
-        sense = PROBLEMS[objective].sense if isinstance(objective, int) else "min"
         assert (lag <= best + 1e-6) if sense == "min" else (lag >= best - 1e-6)
+    placed = len(r.info["placed"])
     compact = run(inst, "cpsat", objective, free, vo)
     assert compact.status == "optimal"
     assert (len(compact.info["placed"]), compact.objective) == (placed, best)
