@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.joint.cg.column import Column
+from models.joint.cg.prices import span
 
 VIOLATION = 1e-4
 """Least violation of a separated cut."""
@@ -54,9 +55,8 @@ class Cut:
 
     def holds(self, j: int, start: int, end: int) -> bool:
         """Return whether job ``j``'s task ``[start, end)`` on the cut's node is in the cut."""
-        if j == self.job:
-            return start < self.b and end > self.a
-        return start <= self.a and end >= self.b
+        lo, hi = span(self.a, self.b, j == self.job, end - start)
+        return lo <= start <= hi
 
     def coefficient(self, col: Column) -> int:
         """Return the column's coefficient in the cut (0 or 1)."""
