@@ -24,7 +24,7 @@ from instances.workload import Workload
 from models.backends import import_pulp
 from models.cbc import solve_cbc
 from models.cluster.incumbents import evaluate
-from models.cluster.snapshot import snapshot_durations
+from models.cluster.snapshot import check_widths, snapshot_durations
 from models.result import Result
 from planner.deadline import DEFAULT_TIME_LIMIT
 
@@ -67,9 +67,7 @@ def _layout(workload: Workload) -> tuple[list[list[int]], int, list[int], list[i
     """Return p, the first release, releases, deadlines, holds, horizon and the fitting
     (job, machine) pairs; raise ValueError for a refused snapshot."""
     jobs, machines = workload.jobs, workload.machines
-    for job in jobs:
-        if all(m.cpus < job.cpus for m in machines):
-            raise ValueError(f"job {job.id} is wider than every machine")
+    check_widths(workload)
     p = snapshot_durations(workload)
     first = min(j.submit for j in jobs)
     rel = [j.submit - first for j in jobs]

@@ -58,6 +58,13 @@ def snapshot_horizon(workload: Workload, p: list[list[int]]) -> int:
         max(max(p[m][k], 1) for m in range(len(workload.machines))) for k in range(len(jobs)))
 
 
+def check_widths(workload: Workload) -> None:
+    """Raise ValueError for the first job wider than every machine (no solver places it)."""
+    for job in workload.jobs:
+        if all(m.cpus < job.cpus for m in workload.machines):
+            raise ValueError(f"job {job.id} is wider than every machine")
+
+
 def check_snapshot_cpsat(workload: Workload) -> None:
     """Raise ValueError naming the rule when the compact model refuses ``workload``: a job
     wider than every machine, or (:class:`BeyondCumulative`) a machine whose CPUs (over
@@ -65,9 +72,7 @@ def check_snapshot_cpsat(workload: Workload) -> None:
     jobs, machines = workload.jobs, workload.machines
     if not jobs:
         return
-    for job in jobs:
-        if all(m.cpus < job.cpus for m in machines):
-            raise ValueError(f"job {job.id} is wider than every machine")
+    check_widths(workload)
     horizon = snapshot_horizon(workload, snapshot_durations(workload))
     for mach in machines:
         demands = [j.cpus for j in jobs if j.cpus <= mach.cpus]
