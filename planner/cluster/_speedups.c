@@ -1,0 +1,344 @@
+/* Optional C speedups of the replay's output (planner/cluster/output.py).
+ *
+ * Each function returns exactly what its pure-Python counterpart returns (the
+ * Python code stays the reference and the fallback when this module is not
+ * built), the way the standard library's json module uses _json.
+ *
+ *   format_rows(fmt, columns) -> bytes
+ *       "".join(fmt % row for row in zip(*columns, strict=True)) in UTF-8, for a
+ *       format made of %s, %d, %.6f and %% only.
+ *   spans_texts(alloc) -> list[str] | None
+ *       planner.cluster.output.span_text of every item; None when an item is not
+ *       a tuple of (int, int) tuples (the caller then uses Python).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+/* ---- a growable byte buffer ------------------------------------------- */
+
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+} Buf;
+
+static int
+buf_reserve(Buf *b, Py_ssize_t extra)
+{
+    if (b->len + extra <= b->cap)
+        return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + extra)
+        cap *= 2;
+    char *data = PyMem_Realloc(b->data, (size_t)cap);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static int
+buf_put(Buf *b, const char *s, Py_ssize_t n)
+{
+    if (buf_reserve(b, n) < 0)
+        return -1;
+    memcpy(b->data + b->len, s, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+/* Decimal text of v (as int.__str__ writes it); returns its length. */
+static int
+ll_text(long long v, char *out)
+{
+    char tmp[24];
+    int n = 0, k = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        out[k++] = '-';
+    while (n)
+        out[k++] = tmp[--n];
+    return k;
+}
+
+static int
+buf_ll(Buf *b, long long v)
+{
+    if (buf_reserve(b, 24) < 0)
+        return -1;
+    b->len += ll_text(v, b->data + b->len);
+    return 0;
+}
+
+static int
+buf_str(Buf *b, PyObject *s)
+{
+    Py_ssize_t n;
+    const char *u = PyUnicode_AsUTF8AndSize(s, &n);
+    return u == NULL ? -1 : buf_put(b, u, n);
+}
+
+/* One value formatted by Python's own str % (the rare cases: not an exact
+ * int, float or str, or an int beyond long long). */
+static int
+buf_python(Buf *b, PyObject *piece, PyObject *value)
+{
+    PyObject *args = PyTuple_Pack(1, value);
+    if (args == NULL)
+        return -1;
+    PyObject *text = PyUnicode_Format(piece, args);
+    Py_DECREF(args);
+    if (text == NULL)
+        return -1;
+    int rc = buf_str(b, text);
+    Py_DECREF(text);
+    return rc;
+}
+
+/* ---- format_rows ------------------------------------------------------- */
+
+enum { CONV_S, CONV_D, CONV_F6 };
+
+static PyObject *
+format_rows(PyObject *self, PyObject *args)
+{
+    PyObject *fmt, *columns;
+    if (!PyArg_ParseTuple(args, "UO:format_rows", &fmt, &columns))
+        return NULL;
+    Py_ssize_t flen;
+    const char *f = PyUnicode_AsUTF8AndSize(fmt, &flen);
+    if (f == NULL)
+        return NULL;
+
+    /* literal pieces (UTF-8, %% undone) between the conversions */
+    Py_ssize_t nconv = 0;
+    for (Py_ssize_t i = 0; i < flen; i++)
+        if (f[i] == '%') {
+            if (i + 1 < flen && f[i + 1] == '%') {
+                i++;
+                continue;
+            }
+            nconv++;
+        }
+    int *conv = PyMem_Calloc((size_t)nconv + 1, sizeof(int));
+    Buf lit = {0};
+    Py_ssize_t *lit_end = PyMem_Calloc((size_t)nconv + 1, sizeof(Py_ssize_t));
+    PyObject *seq = NULL, **cols = NULL, *result = NULL;
+    PyObject *piece_s = NULL, *piece_d = NULL, *piece_f = NULL;
+    Buf out = {0};
+    if (conv == NULL || lit_end == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < flen; i++) {
+        if (f[i] != '%') {
+            if (buf_put(&lit, f + i, 1) < 0)
+                goto done;
+        } else if (i + 1 < flen && f[i + 1] == '%') {
+            if (buf_put(&lit, "%", 1) < 0)
+                goto done;
+            i++;
+        } else {
+            if (i + 1 < flen && f[i + 1] == 's') {
+                conv[k] = CONV_S;
+                i += 1;
+            } else if (i + 1 < flen && f[i + 1] == 'd') {
+                conv[k] = CONV_D;
+                i += 1;
+            } else if (i + 3 < flen && memcmp(f + i + 1, ".6f", 3) == 0) {
+                conv[k] = CONV_F6;
+                i += 3;
+            } else {
+                PyErr_SetString(PyExc_ValueError,
+                                "format_rows: only %s, %d, %.6f and %% are supported");
+                goto done;
+            }
+            lit_end[k++] = lit.len;
+        }
+    }
+    lit_end[nconv] = lit.len;
+
+    seq = PySequence_Fast(columns, "format_rows: columns must be a sequence");
+    if (seq == NULL)
+        goto done;
+    Py_ssize_t ncols = PySequence_Fast_GET_SIZE(seq);
+    if (ncols != nconv) {
+        PyErr_Format(PyExc_TypeError, "format_rows: %zd conversions but %zd columns",
+                     nconv, ncols);
+        goto done;
+    }
+    cols = PyMem_Calloc((size_t)ncols + 1, sizeof(PyObject *));
+    if (cols == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t rows = -1;
+    for (Py_ssize_t c = 0; c < ncols; c++) {
+        cols[c] = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, c),
+                                  "format_rows: each column must be a sequence");
+        if (cols[c] == NULL)
+            goto done;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(cols[c]);
+        if (rows >= 0 && n != rows) {
+            PyErr_SetString(PyExc_ValueError, "format_rows: columns of different lengths");
+            goto done;
+        }
+        rows = n;
+    }
+    if (rows < 0)
+        rows = 0;
+    piece_s = PyUnicode_FromString("%s");
+    piece_d = PyUnicode_FromString("%d");
+    piece_f = PyUnicode_FromString("%.6f");
+    if (piece_s == NULL || piece_d == NULL || piece_f == NULL)
+        goto done;
+
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        Py_ssize_t from = 0;
+        for (Py_ssize_t c = 0; c < ncols; c++) {
+            if (lit_end[c] > from && buf_put(&out, lit.data + from, lit_end[c] - from) < 0)
+                goto done;
+            from = lit_end[c];
+            PyObject *v = PySequence_Fast_ITEMS(cols[c])[r];
+            int rc;
+            switch (conv[c]) {
+            case CONV_S:
+                rc = PyUnicode_CheckExact(v) ? buf_str(&out, v) : buf_python(&out, piece_s, v);
+                break;
+            case CONV_D:
+                if (PyLong_CheckExact(v) || PyBool_Check(v)) {
+                    int overflow;
+                    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+                    if (x == -1 && PyErr_Occurred())
+                        goto done;
+                    rc = overflow ? buf_python(&out, piece_d, v) : buf_ll(&out, x);
+                } else {
+                    rc = buf_python(&out, piece_d, v);
+                }
+                break;
+            default:
+                if (PyFloat_CheckExact(v)) {
+                    char *text = PyOS_double_to_string(PyFloat_AS_DOUBLE(v), 'f', 6, 0, NULL);
+                    if (text == NULL)
+                        goto done;
+                    rc = buf_put(&out, text, (Py_ssize_t)strlen(text));
+                    PyMem_Free(text);
+                } else {
+                    rc = buf_python(&out, piece_f, v);
+                }
+            }
+            if (rc < 0)
+                goto done;
+        }
+        if (lit_end[ncols] > from && buf_put(&out, lit.data + from, lit_end[ncols] - from) < 0)
+            goto done;
+    }
+    result = PyBytes_FromStringAndSize(out.data ? out.data : "", out.len);
+
+done:
+    if (cols != NULL) {
+        for (Py_ssize_t c = 0; cols[c] != NULL; c++)
+            Py_DECREF(cols[c]);
+        PyMem_Free(cols);
+    }
+    Py_XDECREF(seq);
+    Py_XDECREF(piece_s);
+    Py_XDECREF(piece_d);
+    Py_XDECREF(piece_f);
+    PyMem_Free(conv);
+    PyMem_Free(lit_end);
+    PyMem_Free(lit.data);
+    PyMem_Free(out.data);
+    return result;
+}
+
+/* ---- spans_texts ------------------------------------------------------- */
+
+static PyObject *
+spans_texts(PyObject *self, PyObject *alloc)
+{
+    PyObject *seq = PySequence_Fast(alloc, "spans_texts: alloc must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *texts = PyList_New(n);
+    PyObject *last = NULL, *last_text = NULL; /* consecutive equal allocations share a text */
+    Buf b = {0};
+    if (texts == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *spans = PySequence_Fast_ITEMS(seq)[i];
+        if (spans == last) {
+            Py_INCREF(last_text);
+            PyList_SET_ITEM(texts, i, last_text);
+            continue;
+        }
+        if (!PyTuple_CheckExact(spans))
+            goto fallback;
+        b.len = 0;
+        Py_ssize_t m = PyTuple_GET_SIZE(spans);
+        for (Py_ssize_t j = 0; j < m; j++) {
+            PyObject *span = PyTuple_GET_ITEM(spans, j);
+            if (!PyTuple_CheckExact(span) || PyTuple_GET_SIZE(span) != 2)
+                goto fallback;
+            PyObject *lo = PyTuple_GET_ITEM(span, 0), *hi = PyTuple_GET_ITEM(span, 1);
+            if (!PyLong_CheckExact(lo) || !PyLong_CheckExact(hi))
+                goto fallback;
+            int o1, o2;
+            long long a = PyLong_AsLongLongAndOverflow(lo, &o1);
+            long long z = PyLong_AsLongLongAndOverflow(hi, &o2);
+            if (o1 || o2)
+                goto fallback;
+            if ((j && buf_put(&b, " ", 1) < 0) || buf_ll(&b, a) < 0)
+                goto fail;
+            if (a != z && (buf_put(&b, "-", 1) < 0 || buf_ll(&b, z) < 0))
+                goto fail;
+        }
+        PyObject *text = PyUnicode_DecodeASCII(b.data ? b.data : "", b.len, NULL);
+        if (text == NULL)
+            goto fail;
+        PyList_SET_ITEM(texts, i, text);
+        last = spans;
+        last_text = text;
+    }
+    Py_DECREF(seq);
+    PyMem_Free(b.data);
+    return texts;
+fallback:
+    Py_DECREF(seq);
+    Py_DECREF(texts);
+    PyMem_Free(b.data);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(seq);
+    Py_XDECREF(texts);
+    PyMem_Free(b.data);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"format_rows", format_rows, METH_VARARGS,
+     "format_rows(fmt, columns) -> bytes: the rows fmt % row, joined, in UTF-8."},
+    {"spans_texts", spans_texts, METH_O,
+     "spans_texts(alloc) -> list[str] | None: the CPU-range text of every allocation."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "planner.cluster._speedups",
+    "Optional C speedups of the replay's output (pure-Python fallback).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,173 @@
+"""The optional C speedups write the same bytes as the Python code they stand in for."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+from itertools import repeat
+from operator import mod
+from pathlib import Path
+
+import pytest
+
+from instances import read_workload
+from instances.traces import swf_plain
+from planner.cluster import output, simulate
+from planner.cluster.output import write_jobs_csv
+from tests.planner.cluster.test_invariants import random_workload
+
+speedups = pytest.importorskip("planner.cluster._speedups")
+swf_speedups = pytest.importorskip("instances.traces._swf_speedups")
+
+KTH = Path(__file__).parents[3] / "instances" / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
+
+
+def _python_rows(fmt: str, columns: list[list[object]]) -> bytes:
+    """Return the rows as the Python writer builds them, in UTF-8."""
+    return "".join(map(mod, repeat(fmt), zip(*columns, strict=True))).encode()
+
+
+def _value(rng: random.Random, kind: str) -> object:
+    """Return a random value for a ``%s``, ``%d`` or ``%.6f`` conversion, edge cases included."""
+    if kind == "d":
+        return rng.choice((rng.randint(-(10**6), 10**6), rng.randint(-(2**70), 2**70),
+                           2**63 - 1, -(2**63), 2**63, True, False, 0, 7.9))  # fmt: skip
+    if kind == "f":
+        return rng.choice((rng.uniform(-1e6, 1e6), rng.random() * 10 ** rng.randint(-12, 300),
+                           -0.0, math.inf, -math.inf, math.nan, 5e-7, 2.5e-7, 3, True))  # fmt: skip
+    return rng.choice(("", "a", "é,x", "100%", "0-3 8", "ü" * 3, 42, None))
+
+
+def test_format_rows_random_columns() -> None:
+    """300 random formats and columns: C rows are the bytes of Python's ``fmt % row``."""
+    rng = random.Random(3)
+    for _ in range(300):
+        kinds = [rng.choice("sdf") for _ in range(rng.randint(0, 8))]
+        pieces = [rng.choice(("", ",", "%%", "é", "lit,")) for _ in range(len(kinds) + 1)]
+        fmt = pieces[0] + "".join(f"%{'.6f' if k == 'f' else k}{p}"
+                                  for k, p in zip(kinds, pieces[1:], strict=True))  # fmt: skip
+        n = rng.randint(0, 20) if kinds else 0
+        columns = [[_value(rng, k) for _ in range(n)] for k in kinds]
+        assert speedups.format_rows(fmt, columns) == _python_rows(fmt, columns)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "columns", "error"),
+    [
+        ("%d,%d", [[1], [1, 2]], ValueError),  # columns of different lengths (zip strict)
+        ("%d", [[1], [2]], TypeError),  # more columns than conversions
+        ("%x", [[1]], ValueError),  # a conversion the writer never uses
+    ],
+)
+def test_format_rows_refuses(fmt: str, columns: list[list[int]], error: type) -> None:
+    """Shapes the Python writer would reject are rejected, never formatted silently."""
+    with pytest.raises(error):
+        speedups.format_rows(fmt, columns)
+
+
+def test_spans_texts_random() -> None:
+    """Random allocations (shared and repeated tuples too): C texts equal Python's."""
+    rng = random.Random(5)
+    for _ in range(200):
+        alloc = []
+        for _ in range(rng.randint(0, 30)):
+            lo, spans = rng.randint(0, 10), []
+            for _ in range(rng.randint(0, 4)):
+                hi = lo + rng.choice((0, 0, rng.randint(1, 9)))
+                spans.append((lo, hi))
+                lo = hi + rng.randint(2, 2**40)
+            alloc.append(tuple(spans))
+            if alloc and rng.random() < 0.3:
+                alloc.append(alloc[-1])
+        expected = [output.span_text(s) for s in alloc]
+        assert speedups.spans_texts(alloc) == expected
+        assert speedups.spans_texts(alloc) == expected  # no state kept between calls
+
+
+@pytest.mark.parametrize(
+    "alloc",
+    [
+        [((0, 3),), ((1, 2.0),)],  # a float end (Python writes "1-2.0")
+        [((0, 2**70),)],  # an end beyond 64 bits
+        [((0, True),)],  # a bool, not an exact int
+    ],
+)
+def test_spans_texts_leaves_the_rest_to_python(alloc: list) -> None:
+    """Items C does not handle give None, and the writer's texts come from Python."""
+    assert speedups.spans_texts(alloc) is None
+    assert output._spans_texts(alloc) == [output.span_text(s) for s in alloc]
+
+
+def _random_body(rng: random.Random) -> bytes:
+    """Return an SWF body of plain numbers, sometimes off the plain shape."""
+    lines = []
+    for _ in range(rng.randint(0, 12)):
+        if rng.random() < 0.1:
+            lines.append(rng.choice(("", "  ", "\t\r")))  # a blank line
+            continue
+        words = [rng.choice((str(rng.randint(-5, 10**6)), "-1", "+7", "007", "0",
+                             str(rng.randint(0, 9)) * rng.randint(19, 40),
+                             "1.5" if rng.random() < 0.05 else "3"))
+                 for _ in range(18 + (rng.random() < 0.05) * rng.choice((-1, 1)))]  # fmt: skip
+        lines.append(rng.choice((" ", "  ", "\t")).join(words) + rng.choice(("", " ", "\r")))
+    body = "\n".join(lines) + rng.choice(("", "\n", "\n\n  "))
+    return body.encode()
+
+
+def test_swf_columns_random_bodies(monkeypatch) -> None:
+    """500 random bodies (blank lines, signs, zeros, long and fractional words, short lines):
+    the C columns equal the Python reader's, None included."""
+    rng = random.Random(11)
+    seen_none = 0
+    for _ in range(500):
+        body = _random_body(rng)
+        with_c = swf_plain._columns(body)
+        monkeypatch.setattr(swf_plain, "_swf_speedups", None)
+        with_python = swf_plain._columns(body)
+        monkeypatch.undo()
+        assert with_c == with_python
+        seen_none += with_c is None
+    assert 0 < seen_none < 500  # both outcomes were exercised
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+def test_kth_sp2_same_bytes(policy: str, tmp_path: Path, monkeypatch) -> None:
+    """KTH-SP2: the workload read and jobs.csv written with and without the C speedups agree."""
+    swf_plain._cached.cache_clear()
+    fast = read_workload(KTH)
+    write_jobs_csv(simulate(fast, policy), tmp_path / "c.csv")
+    monkeypatch.setattr(swf_plain, "_swf_speedups", None)
+    monkeypatch.setattr(output, "_speedups", None)
+    swf_plain._cached.cache_clear()
+    slow = read_workload(KTH)
+    assert slow.columns == fast.columns
+    write_jobs_csv(simulate(slow, policy), tmp_path / "py.csv")
+    swf_plain._cached.cache_clear()
+    assert (tmp_path / "c.csv").read_bytes() == (tmp_path / "py.csv").read_bytes()
+
+
+FALLBACK = """
+import sys
+sys.modules["planner.cluster._speedups"] = None  # as if never built
+sys.modules["instances.traces._swf_speedups"] = None
+from instances.traces import swf_plain
+from planner.cluster import output, simulate
+from tests.planner.cluster.test_invariants import random_workload
+assert output._speedups is None and swf_plain._swf_speedups is None
+for seed in range(20):
+    output.write_jobs_csv(simulate(random_workload(seed), "easy"), f"{sys.argv[1]}/{seed}.csv")
+"""
+
+
+def test_fallback_without_the_module(tmp_path: Path) -> None:
+    """Without the compiled modules the package imports, uses Python, and writes the same bytes."""
+    (tmp_path / "py").mkdir()
+    subprocess.run([sys.executable, "-c", FALLBACK, str(tmp_path / "py")], check=True,
+                   cwd=Path(__file__).parents[3])  # fmt: skip
+    for seed in range(20):
+        write_jobs_csv(simulate(random_workload(seed), "easy"), tmp_path / f"{seed}.csv")
+        assert (tmp_path / f"{seed}.csv").read_bytes() == (tmp_path / "py" / f"{seed}.csv"
+                                                           ).read_bytes()  # fmt: skip
