@@ -10,6 +10,10 @@
  *   spans_texts(alloc) -> list[str] | None
  *       planner.cluster.output.span_text of every item; None when an item is not
  *       a tuple of (int, int) tuples (the caller then uses Python).
+ *   allocate(bounds, cpus, machine, events) -> list[Spans] | None
+ *       planner.cluster.cluster.allocate with each machine's CPUs (lo, hi) given;
+ *       None for any input it would not replay exactly as Python (the caller
+ *       then runs Python, which raises its own errors).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -324,11 +328,216 @@ fail:
     return NULL;
 }
 
+/* ---- allocate ---------------------------------------------------------- */
+
+typedef struct {
+    long long lo, hi;
+} Range;
+
+typedef struct {
+    Range *r;
+    Py_ssize_t n, cap;
+} Free;
+
+static int
+free_insert(Free *f, Py_ssize_t i, long long lo, long long hi)
+{
+    if (f->n == f->cap) {
+        Py_ssize_t cap = f->cap ? 2 * f->cap : 8;
+        Range *r = PyMem_Realloc(f->r, (size_t)cap * sizeof(Range));
+        if (r == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        f->r = r;
+        f->cap = cap;
+    }
+    memmove(f->r + i + 1, f->r + i, (size_t)(f->n - i) * sizeof(Range));
+    f->r[i].lo = lo;
+    f->r[i].hi = hi;
+    f->n++;
+    return 0;
+}
+
+static void
+free_delete(Free *f, Py_ssize_t i, Py_ssize_t count)
+{
+    memmove(f->r + i, f->r + i + count, (size_t)(f->n - i - count) * sizeof(Range));
+    f->n -= count;
+}
+
+static PyObject *
+range_tuple(long long lo, long long hi)
+{
+    PyObject *a = PyLong_FromLongLong(lo), *b = PyLong_FromLongLong(hi), *t = NULL;
+    if (a != NULL && b != NULL)
+        t = PyTuple_Pack(2, a, b);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return t;
+}
+
+/* An exact int as long long; 1 when it is not one (the caller leaves the case to Python). */
+static int
+as_ll(PyObject *v, long long *x)
+{
+    int overflow;
+    if (!PyLong_CheckExact(v))
+        return 1;
+    *x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    return overflow != 0;
+}
+
+static PyObject *
+allocate(PyObject *self, PyObject *args)
+{
+    PyObject *bounds_obj, *cpus_obj, *machine_obj, *events_obj;
+    if (!PyArg_ParseTuple(args, "OOOO:allocate", &bounds_obj, &cpus_obj, &machine_obj,
+                          &events_obj))
+        return NULL;
+    if (!PyList_CheckExact(bounds_obj) || !PyList_CheckExact(cpus_obj) ||
+        !PyList_CheckExact(machine_obj) || !PyList_CheckExact(events_obj))
+        Py_RETURN_NONE;
+    Py_ssize_t nm = PyList_GET_SIZE(bounds_obj), n = PyList_GET_SIZE(cpus_obj);
+    Free *free = PyMem_Calloc((size_t)nm + 1, sizeof(Free));
+    PyObject *alloc = NULL, *result = NULL, *empty = PyTuple_New(0);
+    if (free == NULL || empty == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t m = 0; m < nm; m++) {
+        PyObject *b = PyList_GET_ITEM(bounds_obj, m);
+        long long lo, hi;
+        if (!PyTuple_CheckExact(b) || PyTuple_GET_SIZE(b) != 2 ||
+            as_ll(PyTuple_GET_ITEM(b, 0), &lo) || as_ll(PyTuple_GET_ITEM(b, 1), &hi))
+            goto fallback;
+        if (free_insert(&free[m], 0, lo, hi) < 0)
+            goto done;
+    }
+    if (PyList_GET_SIZE(machine_obj) != n)
+        goto fallback;
+    alloc = PyList_New(n);
+    if (alloc == NULL)
+        goto done;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        Py_INCREF(empty);
+        PyList_SET_ITEM(alloc, j, empty);
+    }
+    Py_ssize_t ne = PyList_GET_SIZE(events_obj);
+    Range taken[64];
+    for (Py_ssize_t t = 0; t < ne; t++) {
+        long long e, m, k;
+        if (as_ll(PyList_GET_ITEM(events_obj, t), &e))
+            goto fallback;
+        long long job = e >= 0 ? e : ~e;
+        if (job >= n || as_ll(PyList_GET_ITEM(machine_obj, job), &m) || m < 0 || m >= nm)
+            goto fallback;
+        Free *fr = &free[m];
+        if (e >= 0) { /* take the k lowest-numbered free CPUs */
+            if (as_ll(PyList_GET_ITEM(cpus_obj, job), &k) || fr->n == 0)
+                goto fallback;
+            Py_ssize_t nt = 0, i = 0;
+            long long lo = fr->r[0].lo, hi = fr->r[0].hi;
+            if (hi - lo >= k) {
+                if (hi - lo == k - 1)
+                    free_delete(fr, 0, 1);
+                else
+                    fr->r[0].lo = lo + k;
+                taken[nt].lo = lo;
+                taken[nt++].hi = lo + k - 1;
+            } else {
+                while (k > 0) {
+                    if (i >= fr->n || nt == 64)
+                        goto fallback;
+                    lo = fr->r[i].lo;
+                    hi = fr->r[i].hi;
+                    long long size = hi - lo + 1;
+                    if (size > k) {
+                        taken[nt].lo = lo;
+                        taken[nt++].hi = lo + k - 1;
+                        fr->r[i].lo = lo + k;
+                        break;
+                    }
+                    taken[nt].lo = lo;
+                    taken[nt++].hi = hi;
+                    k -= size;
+                    i++;
+                }
+                free_delete(fr, 0, i);
+            }
+            PyObject *spans = PyTuple_New(nt);
+            if (spans == NULL)
+                goto done;
+            for (Py_ssize_t x = 0; x < nt; x++) {
+                PyObject *r = range_tuple(taken[x].lo, taken[x].hi);
+                if (r == NULL) {
+                    Py_DECREF(spans);
+                    goto done;
+                }
+                PyTuple_SET_ITEM(spans, x, r);
+            }
+            PyObject *old = PyList_GET_ITEM(alloc, job);
+            PyList_SET_ITEM(alloc, job, spans);
+            Py_DECREF(old);
+            continue;
+        }
+        /* an end: give the job's ranges back, merging adjacent ones */
+        PyObject *spans = PyList_GET_ITEM(alloc, job);
+        Py_ssize_t ns = PyTuple_GET_SIZE(spans);
+        if (ns == 0 && fr->n > 0)
+            goto fallback; /* Python: an end of a job that never started */
+        for (Py_ssize_t x = 0; x < ns; x++) {
+            long long lo, hi;
+            as_ll(PyTuple_GET_ITEM(PyTuple_GET_ITEM(spans, x), 0), &lo);
+            as_ll(PyTuple_GET_ITEM(PyTuple_GET_ITEM(spans, x), 1), &hi);
+            Py_ssize_t a = 0, z = fr->n; /* bisect_left(free, (lo,)) */
+            while (a < z) {
+                Py_ssize_t mid = (a + z) / 2;
+                if (fr->r[mid].lo < lo)
+                    a = mid + 1;
+                else
+                    z = mid;
+            }
+            Py_ssize_t i = a;
+            if (i && fr->r[i - 1].hi + 1 == lo) {
+                i--;
+                if (i + 1 < fr->n && fr->r[i + 1].lo == hi + 1) {
+                    fr->r[i].hi = fr->r[i + 1].hi;
+                    free_delete(fr, i + 1, 1);
+                } else {
+                    fr->r[i].hi = hi;
+                }
+            } else if (i < fr->n && fr->r[i].lo == hi + 1) {
+                fr->r[i].lo = lo;
+            } else if (free_insert(fr, i, lo, hi) < 0) {
+                goto done;
+            }
+        }
+    }
+    result = alloc;
+    alloc = NULL;
+    goto done;
+fallback:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    if (free != NULL) {
+        for (Py_ssize_t m = 0; m < nm; m++)
+            PyMem_Free(free[m].r);
+        PyMem_Free(free);
+    }
+    Py_XDECREF(alloc);
+    Py_XDECREF(empty);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"format_rows", format_rows, METH_VARARGS,
      "format_rows(fmt, columns) -> bytes: the rows fmt % row, joined, in UTF-8."},
     {"spans_texts", spans_texts, METH_O,
      "spans_texts(alloc) -> list[str] | None: the CPU-range text of every allocation."},
+    {"allocate", allocate, METH_VARARGS,
+     "allocate(bounds, cpus, machine, events) -> list[Spans] | None: each job's CPUs."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,6 +16,11 @@ from heapq import heappush
 
 from instances.workload import Workload
 
+try:  # optional C speedups; allocate's Python code is the reference and the fallback
+    from planner.cluster import _speedups
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _speedups = None
+
 Spans = tuple[tuple[int, int], ...]
 """CPU numbers as sorted, disjoint, non-adjacent inclusive ranges ``((lo, hi), ...)``."""
 
@@ -79,6 +84,10 @@ def allocate(workload: Workload, machine: list[int], events: list[int]) -> list[
     free = [[(o, o + m.cpus - 1)] for o, m in
             zip(workload.cpu_offsets(), workload.machines, strict=True)]  # fmt: skip
     cpus = workload.columns.cpus
+    if _speedups is not None:  # the same ranges, replayed in C (None: left to Python)
+        done = _speedups.allocate([f[0] for f in free], cpus, machine, events)
+        if done is not None:
+            return done
     alloc: list[Spans] = [()] * len(cpus)
     for e in events:  # take() and give() inline for one range, the common case
         if e >= 0:

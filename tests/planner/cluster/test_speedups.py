@@ -171,3 +171,35 @@ def test_fallback_without_the_module(tmp_path: Path) -> None:
         write_jobs_csv(simulate(random_workload(seed), "easy"), tmp_path / f"{seed}.csv")
         assert (tmp_path / f"{seed}.csv").read_bytes() == (tmp_path / "py" / f"{seed}.csv"
                                                            ).read_bytes()  # fmt: skip
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+def test_allocate_random_workloads(policy: str, monkeypatch) -> None:
+    """300 random workloads of 1-3 machines: the C allocation equals Python's, range by range."""
+    from planner.cluster import cluster
+
+    multi = 0
+    for seed in range(300):
+        workload = random_workload(seed)
+        replay = simulate(workload, policy)
+        with_c = cluster.allocate(workload, replay.machine, replay.events)
+        monkeypatch.setattr(cluster, "_speedups", None)
+        with_python = cluster.allocate(workload, replay.machine, replay.events)
+        monkeypatch.undo()
+        assert with_c == with_python
+        multi += any(len(s) > 1 for s in with_c)
+    assert multi > 0  # jobs split over several free ranges were exercised
+
+
+@pytest.mark.parametrize(
+    ("bounds", "cpus", "machine", "events"),
+    [
+        ([(0, 3)], [5], [0], [0]),  # more CPUs than the machine has: Python raises
+        ([(0, 3)], [1], [0], [~0]),  # an end of a job that never started
+        ([(0, 3)], [1], [1], [0]),  # a machine that does not exist
+        ([(0, 3)], (1,), [0], [0]),  # a tuple where the lists are expected
+    ],
+)
+def test_allocate_leaves_odd_input_to_python(bounds, cpus, machine, events) -> None:
+    """Input the C code would not replay exactly as Python gives None (Python then runs)."""
+    assert speedups.allocate(bounds, cpus, machine, events) is None
