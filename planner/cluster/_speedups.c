@@ -10,6 +10,10 @@
  *   spans_texts(alloc) -> list[str] | None
  *       planner.cluster.output.span_text of every item; None when an item is not
  *       a tuple of (int, int) tuples (the caller then uses Python).
+ *   job_columns(submit, cpus, requested, work, start, finish) -> tuple | None
+ *       (duration, wait, response, busy, slowdown, bounded_slowdown, killed) as
+ *       planner.cluster.records.Columns.of computes them; None when a value is
+ *       not an exact int below 2**53 in magnitude (Python then computes them).
  *   allocate(bounds, cpus, machine, events) -> list[Spans] | None
  *       planner.cluster.cluster.allocate with each machine's CPUs (lo, hi) given;
  *       None for any input it would not replay exactly as Python (the caller
@@ -531,11 +535,79 @@ done:
     return result;
 }
 
+/* ---- job_columns ------------------------------------------------------- */
+
+#define EXACT_LIMIT 9007199254740992LL /* 2**53: every int below it is a double exactly */
+
+static PyObject *
+job_columns(PyObject *self, PyObject *args)
+{
+    PyObject *in[6]; /* submit, cpus, requested, work, start, finish */
+    if (!PyArg_ParseTuple(args, "OOOOOO:job_columns", &in[0], &in[1], &in[2], &in[3], &in[4],
+                          &in[5]))
+        return NULL;
+    Py_ssize_t n = -1;
+    for (int c = 0; c < 6; c++) {
+        if (!PyList_CheckExact(in[c]) || (n >= 0 && PyList_GET_SIZE(in[c]) != n))
+            Py_RETURN_NONE;
+        n = PyList_GET_SIZE(in[c]);
+    }
+    PyObject *out[7] = {NULL}; /* duration, wait, response, busy, slowdown, bounded, killed */
+    PyObject *result = NULL;
+    for (int c = 0; c < 7; c++)
+        if ((out[c] = PyList_New(n)) == NULL)
+            goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long long v[6];
+        for (int c = 0; c < 6; c++)
+            if (as_ll(PyList_GET_ITEM(in[c], i), &v[c]) || v[c] >= EXACT_LIMIT ||
+                v[c] <= -EXACT_LIMIT)
+                goto fallback;
+        long long duration = v[5] - v[4], wait = v[4] - v[0], response = v[5] - v[0], busy;
+        if (__builtin_mul_overflow(v[1], duration, &busy) || response >= EXACT_LIMIT ||
+            response <= -EXACT_LIMIT)
+            goto fallback;
+        double floated = (double)response;
+        double q = floated / (double)(duration > 10 ? duration : 10);
+        PyObject *items[7] = {
+            PyLong_FromLongLong(duration), PyLong_FromLongLong(wait),
+            PyLong_FromLongLong(response), PyLong_FromLongLong(busy),
+            PyFloat_FromDouble(floated / (double)(duration ? duration : 1)),
+            PyFloat_FromDouble(q > 1.0 ? q : 1.0), PyBool_FromLong(v[3] > v[2]),
+        };
+        for (int c = 0; c < 7; c++) {
+            if (items[c] == NULL) {
+                for (int d = c; d < 7; d++)
+                    Py_XDECREF(items[d]);
+                goto done;
+            }
+            PyList_SET_ITEM(out[c], i, items[c]);
+        }
+    }
+    result = PyTuple_New(7);
+    if (result == NULL)
+        goto done;
+    for (int c = 0; c < 7; c++) {
+        PyTuple_SET_ITEM(result, c, out[c]);
+        out[c] = NULL;
+    }
+    goto done;
+fallback:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int c = 0; c < 7; c++)
+        Py_XDECREF(out[c]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"format_rows", format_rows, METH_VARARGS,
      "format_rows(fmt, columns) -> bytes: the rows fmt % row, joined, in UTF-8."},
     {"spans_texts", spans_texts, METH_O,
      "spans_texts(alloc) -> list[str] | None: the CPU-range text of every allocation."},
+    {"job_columns", job_columns, METH_VARARGS,
+     "job_columns(submit, cpus, requested, work, start, finish) -> tuple[list, ...] | None."},
     {"allocate", allocate, METH_VARARGS,
      "allocate(bounds, cpus, machine, events) -> list[Spans] | None: each job's CPUs."},
     {NULL, NULL, 0, NULL},

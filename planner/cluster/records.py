@@ -18,6 +18,11 @@ from typing import Any
 from instances.workload import Workload
 from planner.cluster.cluster import Spans, allocate
 
+try:  # optional C speedups; Columns.of's Python code is the reference and the fallback
+    from planner.cluster import _speedups
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _speedups = None
+
 BSLD_THRESHOLD = 10
 """Seconds: the duration floor of the bounded slowdown (Feitelson's usual 10 s)."""
 
@@ -192,27 +197,35 @@ class Columns:
         wc = replay.workload.columns
         submit, cpus, requested, deadline = wc.submit, wc.cpus, wc.requested, wc.deadline
         start, finish = replay.start, replay.finish
-        duration = list(map(sub, finish, start))
-        response = list(map(sub, finish, submit))
-        busy = list(map(mul, cpus, duration))
+        done = None if _speedups is None else _speedups.job_columns(
+            submit, cpus, requested, wc.work, start, finish)  # fmt: skip
+        if done is not None:  # the same values, computed in C
+            duration, wait, response, busy, slowdown, bounded, killed = done
+        else:
+            duration = list(map(sub, finish, start))
+            response = list(map(sub, finish, submit))
+            busy = list(map(mul, cpus, duration))
+            wait = list(map(sub, start, submit))
+            killed = list(map(gt, wc.work, requested))
         speeds = [m.speed for m in replay.workload.machines]
         if all(s == 1.0 for s in speeds):
             weighted = list(map(float, busy))
         else:
             weighted = list(map(mul, busy, map(speeds.__getitem__, replay.machine)))
-        floated = list(map(float, response))
         if all(d is None for d in deadline):
             delayed = [False] * len(deadline)
         else:
             delayed = [d is not None and f > d for d, f in zip(deadline, finish, strict=True)]
-        # max(d, 1), max(d, 10) and max(1.0, q) without a call of max per job (durations >= 0)
-        slowdown = list(map(truediv, floated, [d or 1 for d in duration]))
-        floor = BSLD_THRESHOLD
-        bounded = [q if q > 1.0 else 1.0 for q in
-                   map(truediv, floated, [d if d > floor else floor for d in duration])]
+        if done is None:
+            floated = list(map(float, response))
+            # max(d, 1), max(d, 10) and max(1.0, q) without a call of max per job (durations >= 0)
+            slowdown = list(map(truediv, floated, [d or 1 for d in duration]))
+            floor = BSLD_THRESHOLD
+            bounded = [q if q > 1.0 else 1.0 for q in
+                       map(truediv, floated, [d if d > floor else floor for d in duration])]
         return Columns(
-            submit, cpus, requested, list(map(gt, wc.work, requested)), deadline, duration,
-            list(map(sub, start, submit)), response, slowdown, bounded, delayed, busy, weighted,
+            submit, cpus, requested, killed, deadline, duration,
+            wait, response, slowdown, bounded, delayed, busy, weighted,
         )  # fmt: skip
 
 

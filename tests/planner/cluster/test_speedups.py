@@ -133,20 +133,26 @@ def test_swf_columns_random_bodies(monkeypatch) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
-def test_kth_sp2_same_bytes(policy: str, tmp_path: Path, monkeypatch) -> None:
-    """KTH-SP2: the workload read and jobs.csv written with and without the C speedups agree."""
+def test_kth_sp2_same_bytes(tmp_path: Path, monkeypatch) -> None:
+    """KTH-SP2 under FCFS, EASY and conservative backfilling: the workload read and
+    jobs.csv written with and without the C speedups agree, byte for byte."""
+    from planner.cluster import cluster, records
+
     swf_plain._cached.cache_clear()
     fast = read_workload(KTH)
-    write_jobs_csv(simulate(fast, policy), tmp_path / "c.csv")
-    monkeypatch.setattr(swf_plain, "_swf_speedups", None)
-    monkeypatch.setattr(output, "_speedups", None)
+    for policy in ("fcfs", "easy", "conservative"):
+        write_jobs_csv(simulate(fast, policy), tmp_path / f"c-{policy}.csv")
+    for module, name in ((swf_plain, "_swf_speedups"), (output, "_speedups"),
+                         (cluster, "_speedups"), (records, "_speedups")):  # fmt: skip
+        monkeypatch.setattr(module, name, None)
     swf_plain._cached.cache_clear()
     slow = read_workload(KTH)
-    assert slow.columns == fast.columns
-    write_jobs_csv(simulate(slow, policy), tmp_path / "py.csv")
     swf_plain._cached.cache_clear()
-    assert (tmp_path / "c.csv").read_bytes() == (tmp_path / "py.csv").read_bytes()
+    assert slow.columns == fast.columns
+    for policy in ("fcfs", "easy", "conservative"):
+        write_jobs_csv(simulate(slow, policy), tmp_path / f"py-{policy}.csv")
+        assert (tmp_path / f"c-{policy}.csv").read_bytes() == (
+            tmp_path / f"py-{policy}.csv").read_bytes()  # fmt: skip
 
 
 FALLBACK = """
@@ -154,9 +160,10 @@ import sys
 sys.modules["planner.cluster._speedups"] = None  # as if never built
 sys.modules["instances.traces._swf_speedups"] = None
 from instances.traces import swf_plain
-from planner.cluster import output, simulate
+from planner.cluster import cluster, output, records, simulate
 from tests.planner.cluster.test_invariants import random_workload
-assert output._speedups is None and swf_plain._swf_speedups is None
+assert output._speedups is cluster._speedups is records._speedups is None
+assert swf_plain._swf_speedups is None
 for seed in range(20):
     output.write_jobs_csv(simulate(random_workload(seed), "easy"), f"{sys.argv[1]}/{seed}.csv")
 """
@@ -203,3 +210,33 @@ def test_allocate_random_workloads(policy: str, monkeypatch) -> None:
 def test_allocate_leaves_odd_input_to_python(bounds, cpus, machine, events) -> None:
     """Input the C code would not replay exactly as Python gives None (Python then runs)."""
     assert speedups.allocate(bounds, cpus, machine, events) is None
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
+def test_job_columns_random_workloads(policy: str, monkeypatch) -> None:
+    """300 random workloads (kills, zero lengths, speeds): the C columns equal Python's,
+    value for value and type for type (floats compared by their bits)."""
+    from planner.cluster import records
+
+    for seed in range(300):
+        replay = simulate(random_workload(seed), policy)
+        with_c = records.Columns.of(replay)
+        monkeypatch.setattr(records, "_speedups", None)
+        with_python = records.Columns.of(replay)
+        monkeypatch.undo()
+        for name in with_c.__dataclass_fields__:
+            a, b = getattr(with_c, name), getattr(with_python, name)
+            assert [(type(x), repr(x)) for x in a] == [(type(x), repr(x)) for x in b], name
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        ([0], [1], [5], [5], [2**53], [2**53 + 1]),  # a time beyond 2**53: Python computes
+        ([0], [1], [5], [5], [0], [True]),  # a bool, not an exact int
+        ([0], [1], [5], [5], [0], []),  # columns of different lengths
+    ],
+)
+def test_job_columns_leaves_odd_input_to_python(columns: tuple) -> None:
+    """Values the C code would not compute exactly as Python give None."""
+    assert speedups.job_columns(*columns) is None
