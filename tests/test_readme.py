@@ -77,9 +77,9 @@ def test_quick_start_matches_ci() -> None:
     """Quick start command 2 is what .ci/run installs and runs."""
     (block,) = _blocks("sh", "## Quick start")
     assert 'pip install ".[plot]" && planner study gap' in block
-    assert 'pip install ".[test]" && python -m pytest' in block
+    assert 'pip install -e ".[test]" && python -m pytest' in block
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert 'pip install --quiet ".[test]"' in ci and "python -m pytest" in ci
+    assert 'pip install --quiet -e ".[test]"' in ci and "python -m pytest" in ci
 
 
 def test_readme_is_short_and_self_contained() -> None:

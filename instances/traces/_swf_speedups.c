@@ -9,6 +9,14 @@
  *       fields of every line as int columns, or None when a non-blank line does
  *       not hold `fields` words or a used word is not [+-]?[0-9]+ (for a body
  *       that passed _numbers, exactly when int() of a used word would fail).
+ *   swf_columns(body, fields, used, True)
+ *       the same, and None also when _numbers(body) is False: every word a decimal
+ *       number (an optional sign, then fewer than 300 digits and points, at most
+ *       one point, with a digit beside it), separated by spaces, tabs, CRs and
+ *       line breaks only. One pass does both checks.
+ *   int_texts(values) -> list[str]
+ *       list(map(str, values)); exact ints within 64 bits are written here, anything
+ *       else by str().
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -16,13 +24,39 @@
 
 /* ---- swf_columns ------------------------------------------------------- */
 
+static int
+is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* Whether the word [w, e) passes _numbers: [+-]?[0-9.]{1,299}, at most one point,
+ * and a digit beside it. */
+static int
+number_word(const char *w, const char *e)
+{
+    const char *p = w + (*w == '+' || *w == '-'), *point = NULL;
+    if (p == e || e - p >= 300)
+        return 0;
+    for (const char *q = p; q < e; q++) {
+        if (is_digit(*q))
+            continue;
+        if (*q != '.' || point != NULL)
+            return 0;
+        point = q;
+    }
+    return point == NULL || (point > p && is_digit(point[-1])) ||
+           (point + 1 < e && is_digit(point[1]));
+}
+
 static PyObject *
 swf_columns(PyObject *self, PyObject *args)
 {
     Py_buffer body;
     Py_ssize_t fields;
     PyObject *used_obj;
-    if (!PyArg_ParseTuple(args, "y*nO:swf_columns", &body, &fields, &used_obj))
+    int check = 0;
+    if (!PyArg_ParseTuple(args, "y*nO|p:swf_columns", &body, &fields, &used_obj, &check))
         return NULL;
     PyObject *used = NULL, *columns = NULL, *result = NULL;
     Py_ssize_t *col_of = NULL; /* field -> column index, or -1 */
@@ -69,14 +103,19 @@ swf_columns(PyObject *self, PyObject *args)
         Py_ssize_t word = 0;
         for (;;) { /* the words of one line */
             while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' ||
-                               *s == '\f'))
+                               *s == '\f')) {
+                if (check && (*s == '\v' || *s == '\f'))
+                    goto not_plain; /* not a blank to _numbers */
                 s++;
+            }
             if (s >= end || *s == '\n')
                 break;
             const char *w = s;
             while (s < end && !(*s == ' ' || *s == '\t' || *s == '\r' || *s == '\v' ||
                                 *s == '\f' || *s == '\n'))
                 s++;
+            if (check && !number_word(w, s))
+                goto not_plain;
             if (word >= fields)
                 goto not_plain;
             Py_ssize_t u = col_of[word++];
@@ -134,9 +173,62 @@ done:
     return result;
 }
 
+/* ---- int_texts ------------------------------------------------------------ */
+
+static PyObject *
+int_texts(PyObject *self, PyObject *values)
+{
+    PyObject *seq = PySequence_Fast(values, "int_texts: values must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PySequence_Fast_ITEMS(seq)[i], *text = NULL;
+        int overflow = 1;
+        long long x = 0;
+        if (PyLong_CheckExact(v)) {
+            x = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (x == -1 && PyErr_Occurred())
+                goto fail;
+        }
+        if (overflow) {
+            text = PyObject_Str(v);
+        } else {
+            char digits[24], *p = digits + sizeof digits;
+            unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+            do {
+                *--p = (char)('0' + u % 10);
+                u /= 10;
+            } while (u);
+            if (x < 0)
+                *--p = '-';
+            Py_ssize_t len = digits + sizeof digits - p;
+            text = PyUnicode_New(len, 127);
+            if (text != NULL)
+                memcpy(PyUnicode_1BYTE_DATA(text), p, (size_t)len);
+        }
+        if (text == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, i, text);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"swf_columns", swf_columns, METH_VARARGS,
      "swf_columns(body, fields, used) -> list[list[int]] | None: the used fields as ints."},
+    {"int_texts", int_texts, METH_O,
+     "int_texts(values) -> list[str]: list(map(str, values))."},
     {NULL, NULL, 0, NULL},
 };
 

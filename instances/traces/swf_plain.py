@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import compress
 from operator import le
 
 from instances.errors import InstanceFileError
@@ -115,7 +116,7 @@ def plain_workload(name: str, data: bytes,
         order = sorted(range(len(submit)), key=submit.__getitem__)
         number, submit, cpus, run, estimate = ([col[i] for i in order]
                                                for col in (number, submit, cpus, run, estimate))
-    ids = list(map(str, number))
+    ids = list(map(str, number)) if _swf_speedups is None else _swf_speedups.int_texts(number)
     counts = tuple((DROP_REASONS[r], c) for r, c in sorted(Counter(reasons.values()).items()))
     columns = JobColumns(ids, submit, cpus, run, estimate, [None] * len(ids))
     return trusted_workload(machines, None, _printable(os.path.basename(name)), counts, columns)
@@ -124,13 +125,13 @@ def plain_workload(name: str, data: bytes,
 def _columns(body: bytes) -> list[list[int]] | None:
     """Return the used fields of every record as integer columns, or None if not plain."""
     body = body.lstrip(b" \t\r\n")  # the line breaks of the header
-    if not _numbers(body):
-        return None
-    if _swf_speedups is not None:  # the same columns, or None, in one pass in C
-        columns = _swf_speedups.swf_columns(body, FIELDS, USED)
+    if _swf_speedups is not None:  # the same checks and columns, or None, in one pass in C
+        columns = _swf_speedups.swf_columns(body, FIELDS, USED, True)
         if columns is None:
             return None
     else:
+        if not _numbers(body):
+            return None
         if body and not body.endswith(b"\n"):
             body += b"\n"
         tokens = _tokens(body)
@@ -176,7 +177,8 @@ def _mapped(columns: list[list[int]], widest: int) -> tuple[list[int], ...] | tu
     """Return the kept records' number, submit, run, CPUs and estimate columns and the
     dropped records' reasons (row -> index in ``DROP_REASONS``: the first rule that applies)."""
     number, submit, run, allocated, requested, estimate = columns
-    cpus = [a if a > 0 else r for a, r in zip(allocated, requested, strict=True)]
+    cpus = allocated if not allocated or min(allocated) > 0 else [
+        a if a > 0 else r for a, r in zip(allocated, requested, strict=True)]
     reasons: dict[int, int] = {}
     if number:
         found = (
@@ -195,9 +197,12 @@ def _mapped(columns: list[list[int]], widest: int) -> tuple[list[int], ...] | tu
                 if x in seen:
                     reasons[i] = 4
                 seen.add(x)
-    estimate = [e if e > 0 else w for e, w in zip(estimate, run, strict=True)]
+    if estimate and min(estimate) <= 0:
+        estimate = [e if e > 0 else w for e, w in zip(estimate, run, strict=True)]
     kept = (number, submit, run, cpus, estimate)
     if reasons:
-        rows = [i for i in range(len(number)) if i not in reasons]
-        kept = tuple([col[i] for i in rows] for col in kept)  # type: ignore[assignment]
+        keep = [True] * len(number)
+        for i in reasons:
+            keep[i] = False
+        kept = tuple(list(compress(col, keep)) for col in kept)  # type: ignore[assignment]
     return (*kept, reasons)

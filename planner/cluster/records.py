@@ -157,7 +157,7 @@ class Replay:
             "mean_slowdown": mean(c.slowdown),
             "mean_bounded_slowdown": mean(c.bounded_slowdown),
             "delayed": sum(c.delayed),
-            "with_deadline": sum(d is not None for d in c.deadline),
+            "with_deadline": n - c.deadline.count(None),
             "instants": self.instants,
             "scheduler_seconds": self.scheduler_seconds,
             "scheduler_seconds_per_job": self.scheduler_seconds / n if n else None,

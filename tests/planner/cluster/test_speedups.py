@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import struct
 import subprocess
 import sys
 from itertools import repeat
@@ -51,6 +52,28 @@ def test_format_rows_random_columns() -> None:
         n = rng.randint(0, 20) if kinds else 0
         columns = [[_value(rng, k) for _ in range(n)] for k in kinds]
         assert speedups.format_rows(fmt, columns) == _python_rows(fmt, columns)
+
+
+def test_format_rows_floats_near_ties() -> None:
+    """30,000 doubles (uniform, halves and near-halves at the 7th decimal, random bit
+    patterns, tiny and huge, signed zeros, inf, nan): C ``%.6f`` is Python's, byte for byte."""
+    rng = random.Random(1)
+    values = [0.0, -0.0, math.inf, -math.inf, math.nan, 5e-7, 2.5e-7, 1.5e-6, -1e-9,
+              2**50 / 1e6, 2**50 / 1e6 - 1e-6, 1e-300, -1e-300]  # fmt: skip
+    for _ in range(30000):
+        kind = rng.randrange(5)
+        if kind == 0:
+            v = rng.uniform(-1e6, 1e6)
+        elif kind == 1:
+            v = rng.randint(-(10**9), 10**9) / 2 / 10**6  # a tie in binary or close to one
+        elif kind == 2:
+            v = (rng.randint(0, 10**7) + 0.5) / 1e6
+        elif kind == 3:
+            v = struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0]
+        else:
+            v = rng.random() * 10 ** rng.randint(-12, 20) * rng.choice((1, -1))
+        values.append(v)
+    assert speedups.format_rows("%.6f\n", [values]) == _python_rows("%.6f\n", [values])
 
 
 @pytest.mark.parametrize(
@@ -130,6 +153,73 @@ def test_swf_columns_random_bodies(monkeypatch) -> None:
         assert with_c == with_python
         seen_none += with_c is None
     assert 0 < seen_none < 500  # both outcomes were exercised
+
+
+LINE = "1 0 -1 10 4 -1 -1 4 60 -1 1 1 1 -1 -1 -1 -1 {}\n"
+"""A plain record whose last (unused) word is filled in."""
+
+
+def _both(body: bytes, monkeypatch) -> tuple[object, object]:
+    """Return ``_columns(body)`` with the C speedup and with Python only."""
+    with_c = swf_plain._columns(body)
+    monkeypatch.setattr(swf_plain, "_swf_speedups", None)
+    with_python = swf_plain._columns(body)
+    monkeypatch.undo()
+    return with_c, with_python
+
+
+@pytest.mark.parametrize(
+    ("word", "plain"),
+    [
+        ("-1", True),  # a sign
+        ("+3.5", True),  # a sign and a point
+        ("1.", True),  # a point after a digit
+        ("-.5", True),  # a point before a digit
+        ("9" * 299, True),  # the longest number
+        ("9" * 300, False),  # one digit too long
+        ("-", False),  # a sign alone
+        ("1-2", False),  # a sign inside a number
+        ("--1", False),  # two signs
+        ("1.2.3", False),  # two points in one number
+        (".", False),  # a point alone
+        ("-.", False),  # a point after a sign, no digit
+        ("1e5", False),  # a letter
+        ("1\v2", False),  # a vertical tab is not a blank here
+        ("1\f2", False),  # nor a form feed
+        ("é", False),  # a byte beyond ASCII
+    ],
+)
+def test_swf_columns_numbers_rows(word: str, plain: bool, monkeypatch) -> None:
+    """Hand rows: the one C pass refuses exactly the words the Python check refuses."""
+    with_c, with_python = _both(LINE.format(word).encode(), monkeypatch)
+    assert with_c == with_python
+    assert (with_c is not None) is plain
+
+
+def test_swf_columns_random_words(monkeypatch) -> None:
+    """2,000 records with a random word of number bytes, signs, points and a few others
+    in an unused field: the C columns equal the Python reader's, both outcomes seen."""
+    rng = random.Random(5)
+    alphabet = "0123456789" * 3 + "..+-" + "x\v\f;é"
+    seen = set()
+    for _ in range(2000):
+        word = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 6)))
+        if rng.random() < 0.05:
+            word += "7" * rng.randint(295, 301)
+        with_c, with_python = _both(LINE.format(word).encode(), monkeypatch)
+        assert with_c == with_python, word
+        seen.add(with_c is None)
+    assert seen == {True, False}
+
+
+def test_int_texts() -> None:
+    """Ints of every size (64-bit edges, beyond them), bools and other objects: the C
+    texts are ``list(map(str, values))``."""
+    rng = random.Random(2)
+    values = [0, -1, 7, 2**63 - 1, -(2**63), 2**63, -(2**63) - 1, 10**30, True, False, 1.5,
+              "7", *(rng.randint(-(10**12), 10**12) for _ in range(2000))]  # fmt: skip
+    assert swf_speedups.int_texts(values) == list(map(str, values))
+    assert swf_speedups.int_texts(()) == []
 
 
 @pytest.mark.slow
