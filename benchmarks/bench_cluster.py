@@ -24,6 +24,10 @@ TRACEs given). It prints the counts (jobs, event instants), whether both
 compute the same start for every job, the medians of wall and CPU seconds and
 their ratios, and the load average. ``--baseline DIR`` also times the command
 of another checkout (its folder on ``PYTHONPATH``) in the same alternation.
+``--instructions`` (needs ``valgrind``) also counts the machine instructions
+of one run of each command under cachegrind and prints their ratio: unlike
+times, counts do not move with the machine's load (string hashing is
+randomised per run, so they move by a few M between runs).
 ``--linearity`` prints the whole command's CPU seconds per job on the first
 quarter, the first half, all of KTH-SP2 and four back-to-back copies.
 
@@ -200,15 +204,19 @@ def same_starts(trace: Path, policy: str, tmp: Path) -> tuple[int, int, int]:
     return summary["jobs"], summary["instants"], differ
 
 
-def end_to_end(policies: list[str], repeat: int, baseline: Path | None, traces: list[Path]
-               ) -> None:  # fmt: skip
-    """Print the whole command beside the yardstick, alternating, medians of ``repeat`` runs."""
+def end_to_end(policies: list[str], repeat: int, baseline: Path | None, traces: list[Path],
+               counted: bool = False) -> None:  # fmt: skip
+    """Print the whole command beside the yardstick, alternating, medians of ``repeat`` runs
+    (``counted``: and the instructions of one run of each, counted by cachegrind)."""
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     extra = " before (s) | before / planner |" if baseline else ""
+    if counted:
+        extra += " planner (M instr) | yardstick (M instr) | instruction ratio |"
     print("| trace | policy | jobs | instants | same starts | planner (s) | planner CPU (s) "
           f"| yardstick (s) | yardstick CPU (s) | planner / yardstick | CPU ratio |{extra}")
     print("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-          + (" ---: | ---: |" if baseline else ""))  # fmt: skip
+          + (" ---: | ---: |" if baseline else "")
+          + (" ---: | ---: | ---: |" if counted else ""))  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         for trace in traces:
             for policy in policies:
@@ -235,6 +243,12 @@ def end_to_end(policies: list[str], repeat: int, baseline: Path | None, traces: 
                        f"{cpu['planner'] / cpu['yardstick']:.2f} |")  # fmt: skip
                 if baseline:
                     row += f" {wall['before']:.2f} | {wall['before'] / wall['planner']:.2f} |"
+                if counted:
+                    from cluster_stages import instructions
+
+                    ours = instructions(commands["planner"][0])
+                    theirs = instructions(commands["yardstick"][0])
+                    row += f" {ours / 1e6:,.0f} | {theirs / 1e6:,.0f} | {ours / theirs:.2f} |"
                 print(row, flush=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
@@ -281,6 +295,8 @@ def main() -> None:
         metavar="DIR",
         help="with --end-to-end: also time the checkout in DIR, alternating",
     )
+    ap.add_argument("--instructions", action="store_true",
+                    help="with --end-to-end: also count instructions (valgrind)")  # fmt: skip
     ap.add_argument("--linearity", action="store_true",
                     help="whole-command CPU time on 1/4, 1/2, 1 and 4 times KTH-SP2")  # fmt: skip
     args = ap.parse_args()
@@ -290,7 +306,7 @@ def main() -> None:
         if args.linearity:
             linearity(policies, repeat)
         else:
-            end_to_end(policies, repeat, args.baseline, args.traces or [KTH])
+            end_to_end(policies, repeat, args.baseline, args.traces or [KTH], args.instructions)
         return
     args.policies = args.policies or list(POLICIES)
     if args.accasim:

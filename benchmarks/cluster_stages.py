@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/cluster_stages.py [--policies easy fcfs] [--trace FILE]
+    python benchmarks/cluster_stages.py [--policies easy fcfs] [--trace FILE] [--pure]
 
 Needs ``valgrind``. The stages of the command (imports, reading and checking
 the log, the replay, the CPUs of each job, the per-job columns, writing
@@ -13,6 +13,8 @@ figure is the difference between stopping after it and after the one before
 load, unlike times). The last row is the whole command minus all the stages:
 argument parsing, progress lines, printing and the like. String hashing is
 randomised per run, so counts move by a few million between runs.
+``--pure`` counts the pure-Python route: the optional C speedups are hidden
+(as in a build without a C compiler).
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ KTH = ROOT / "instances" / "data" / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
 STAGES = ("interpreter start-up", "imports", "reading (and checking) the log", "replay",
           "CPUs of each job", "per-job columns (wait, slowdown, …)", "writing `jobs.csv`",
           "summary")  # fmt: skip
+
+PURE = """
+import sys
+sys.modules["planner.cluster._speedups"] = None  # as if never built
+sys.modules["instances.traces._swf_speedups"] = None
+"""
+"""The prelude that hides the C speedups (``--pure``)."""
+
+WHOLE = """
+import runpy
+runpy.run_module("planner.cli", run_name="__main__", alter_sys=True)
+"""
+"""``python -m planner.cli`` after the prelude (``--pure``)."""
 
 STAGED = """
 import gc, os, sys
@@ -74,16 +89,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", nargs="+", default=["easy", "fcfs"])
     ap.add_argument("--trace", type=Path, default=KTH)
+    ap.add_argument("--pure", action="store_true", help="hide the optional C speedups")
     args = ap.parse_args()
+    prelude = PURE if args.pure else ""
     columns: dict[str, list[int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         script, out = Path(tmp) / "staged.py", str(Path(tmp) / "jobs.csv")
-        script.write_text(STAGED, encoding="utf-8")
+        script.write_text(prelude + STAGED, encoding="utf-8")
+        (Path(tmp) / "whole.py").write_text(prelude + WHOLE, encoding="utf-8")
+        command = [str(Path(tmp) / "whole.py")] if args.pure else ["-m", "planner.cli"]
         for policy in args.policies:
             ends = [instructions([str(script), str(k), policy, str(args.trace), out])
                     for k in range(len(STAGES))]  # fmt: skip
-            whole = instructions(["-m", "planner.cli", "simulate", str(args.trace), "--policy",
-                                  policy, "-o", out])  # fmt: skip
+            whole = instructions([*command, "simulate", str(args.trace), "--policy", policy,
+                                  "-o", out])  # fmt: skip
             columns[policy] = [ends[0], *(b - a for a, b in pairwise(ends)),
                                whole - ends[-1], whole]  # fmt: skip
     print("| stage | " + " | ".join(f"{p} (M)" for p in columns) + " |")
