@@ -9,7 +9,8 @@ edge to the module ``P.name`` when there is one, else to ``P``; ``import P.Q`` i
 edge to ``P.Q``. The package ``__init__`` files Python runs on the way to a submodule
 are not edges of their own (every package's ``__init__`` would otherwise close a
 cycle with each child it re-exports); importing a package's name is an edge to its
-``__init__``.
+``__init__``. A C source ``P/name.c`` is the compiled module ``P.name`` (the optional
+speedups): a node that imports nothing of the packages.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def modules(root: Path, packages: Sequence[str]) -> dict[str, tuple[Path, bool]]
     """Return every module under ``root``'s ``packages``: dotted name → (file, is a package)."""
     found = {}
     for pkg in packages:
-        for path in sorted((root / pkg).rglob("*.py")):
+        for path in sorted([*(root / pkg).rglob("*.py"), *(root / pkg).rglob("*.c")]):
             parts = list(path.relative_to(root).with_suffix("").parts)
             is_pkg = parts[-1] == "__init__"
             found[".".join(parts[:-1] if is_pkg else parts)] = (path, is_pkg)
@@ -80,6 +81,8 @@ def import_graph(root: Path, packages: Sequence[str]) -> nx.DiGraph:
     graph = nx.DiGraph()
     for name, (path, is_pkg) in known.items():
         graph.add_node(name)
+        if path.suffix == ".c":
+            continue  # a compiled module: imports nothing of the packages
         package = name if is_pkg else name.rpartition(".")[0]
         for node in _nodes(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             for target in _imported(node, package, known):
@@ -146,8 +149,15 @@ def _package(root: Path, files: dict[str, str]) -> None:
         # a submodule importing its parent's name is an edge; the parent importing back is not
         # needed for a cycle unless written
         ({"p/__init__.py": "", "p/a.py": "from p import b\n", "p/b.py": "X = 1\n"}, []),
+        # a compiled module (its C source) imported by name is an edge to it, not to ``p``
+        ({"p/__init__.py": "from p.a import x\n", "p/a.py": "from p import _c\nx = 1\n",
+          "p/_c.c": "/* C */\n"}, []),
+        # without its C source the same import is an edge to ``p``: a cycle
+        ({"p/__init__.py": "from p.a import x\n", "p/a.py": "from p import _c\nx = 1\n"},
+         [["p", "p.a", "p"]]),
     ],
-    ids=["function-level", "relative-through-init", "importlib", "type-checking", "acyclic"],
+    ids=["function-level", "relative-through-init", "importlib", "type-checking", "acyclic",
+         "compiled", "unknown-name"],
 )
 def test_the_graph_finds_the_cycles_of_small_packages(
     files: dict[str, str], expected: list[list[str]], tmp_path: Path
