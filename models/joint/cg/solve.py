@@ -26,7 +26,7 @@ from typing import Any
 
 from instances.text import plural
 from models.joint.cg.branch import Tree, branch_and_price
-from models.joint.cg.budget import BUDGET, SCIP_RESERVE, SEARCH_ROUNDS
+from models.joint.cg.budget import BUDGET, SEARCH_ROUNDS
 from models.joint.cg.close import Closing, deepen, listing, pack, passes
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.compact import close_compact
@@ -373,12 +373,10 @@ def _close(
     if listed is not None and _time_for(run):  # every window of a better solution is listed
         run.stats["listed"] = len(listed[0])
         run.track.update(stage=f"set packing of {plural(len(listed[0]), 'window')}", incumbent=best)
-        columns, best, low = pack(closing, listed, columns, best, low, None,
-                                  run.deadline.early(SCIP_RESERVE))
+        columns, best, low = pack(closing, listed, columns, best, low, None, run.deadline)
     elif listed is None and close == "enumerate" and _time_for(run):
         # a bound from the largest listing within the limit
-        columns, best, low = deepen(closing, columns, best, low,
-                                    run.deadline.early(SCIP_RESERVE))
+        columns, best, low = deepen(closing, columns, best, low, run.deadline)
         for col in columns:
             root.master.add(col)
     if best > low and listed is None and _time_for(run):

@@ -12,7 +12,11 @@ import pytest
 import planner
 from instances import generate, loads_instance
 from models import solve_joint
+from models.joint.cg import integer
 from models.joint.cg.budget import BUDGET, SEED_ALTERNATIVES
+from models.joint.cg.column import Column, Linear
+from models.joint.cg.pricing import Prices, price
+from models.joint.space import JobSpace
 from planner.deadline import Deadline
 from validation import check_alternatives
 
@@ -104,3 +108,30 @@ def test_a_count_stage_stopped_in_its_first_round_claims_no_count_bound(
     r = solve_joint(inst, "cost", "cg")
     assert r.status == "optimal" and r.info["cg"]["closed_by"] == "compact"
     assert r.objective == solve_joint(inst, "cost", "cpsat").objective
+
+
+def test_the_integer_masters_second_solve_gets_what_the_first_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The integer master that maximises the placed count, then minimises the objective,
+    runs CP-SAT twice under one deadline: each run is told the seconds left when it
+    starts (a clock that moves 7 s per run), not the first run's limit again."""
+    now = [0.0]
+    told: list[float] = []
+    real = integer.run_cpsat
+
+    def run(solver: Any, model: Any) -> int:
+        told.append(solver.parameters.max_time_in_seconds)
+        now[0] += 7.0
+        return real(solver, model)
+
+    monkeypatch.setattr(integer, "run_cpsat", run)
+    inst = generate("tiny", 3, jobs=3)
+    spaces = [JobSpace(inst, job) for job in inst.jobs]
+    best = [price(sp, Linear.of("finish"), Prices({})) for sp in spaces]  # each job alone
+    columns = [Column.build(j, sp, T, chosen)
+               for j, (sp, found) in enumerate(zip(spaces, best, strict=True))
+               if found is not None for _, T, chosen in [found]]
+    deadline = Deadline(20.0, clock=lambda: now[0])
+    integer.integer_master(len(spaces), columns, "finish", 1, [], deadline=deadline)
+    assert told == [20.0, 13.0]
