@@ -291,8 +291,8 @@ def _root(run: Run, counted: Counted, singles: list[float | None]) -> tuple[Root
                      columns=len(master.columns), lp_restarts=master.restarts)
     low = round_up(gen.bound) if math.isfinite(gen.bound) else None
     run.track.update(rounds=run.stats["rounds"], bound=low)
-    base = limits(run.spaces, gen, best, run.free_start) if low is not None and best > low \
-        else None
+    base = limits(run.spaces, gen, best, run.free_start, run.deadline) \
+        if low is not None and best > low else None
     return Root(master, gen, P), Incumbent(list(inc), best, low, base)
 
 
@@ -394,10 +394,10 @@ def _time_for(run: Run) -> bool:
 def _close_compact(run: Run, root: Root, inc: Incumbent, compact: Compact) -> Closed:
     """The compact CP-SAT model restricted by reduced-cost fixing (all starts when the root
     gave no bound) searches for a better solution (:mod:`models.joint.cg.compact`)."""
-    fixed: list[Restriction]
+    fixed: list[Restriction] | None = None
     if inc.low is not None:
-        fixed = restrictions(run.spaces, root.gen, inc.value, run.free_start)
-    else:
+        fixed = restrictions(run.spaces, root.gen, inc.value, run.free_start, run.deadline)
+    if fixed is None:  # no bound, or the deadline passed first: every start
         fixed = [(False, [sp.start_range or (0, 0)], set(range(len(sp.options))))
                  for sp in run.spaces]
     run.stats["fixed_starts"] = sum(hi - lo + 1 for _, spans, _ in fixed for lo, hi in spans)
