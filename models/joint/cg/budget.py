@@ -82,9 +82,20 @@ BUDGET = Budget(
 """The shares the ``cg`` solver uses (measured on css2015 batches, docs/benchmarks.md)."""
 
 SCIP_RESERVE = 0.5
-"""Seconds before the deadline at which SCIP's set packing is told to stop: SCIP reads its
-clock between LP solves and separation rounds, and stopped up to 0.5 s after its limit
-(css2015 seed 1, problem (8), a set packing of 7,694 windows, 60 s)."""
+"""Seconds before the deadline at which SCIP's set packing is told to stop, whatever its
+size: SCIP reads its clock between LP solves and separation rounds, and stopped up to 0.5 s
+after its limit (css2015 seed 1, problem (8), a set packing of 7,694 windows, 60 s)."""
+
+SCIP_TEARDOWN = 0.35
+"""Seconds more kept free before the deadline per second that the set packing's model took
+to build, computed before SCIP starts (:func:`models.joint.cg.packing.solve_packing`): past
+SCIP's limit, its late stop and the freeing of its model (which holds the interpreter's
+lock, so nothing else runs meanwhile) grow with the model and slow down with the machine
+as its building does. Measured on css2015 seed 3, problem (8), a listing of 19,134 windows:
+past :data:`SCIP_RESERVE` they took 0.16 s per second of building (5.4–6.0 s to build; 1.3–1.5 s
+late stop and freeing) at a load of 1, and 0.17 with three such solves on the 2 cores
+(16–17 s to build; 3.3–3.6 s); Σ finish seed 9's 6,340 windows 0.05 (2.0 s; 0.6 s). About
+twice the largest."""
 
 SEARCH_ROUNDS = 100
 """Neighbourhoods the large-neighbourhood search solves when there is no time limit."""

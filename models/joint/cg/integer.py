@@ -73,6 +73,8 @@ def integer_master(
         m.ClearHints()
         for v, on in zip(b, best, strict=True):
             m.AddHint(v, on)
+        if deadline is not None:  # the second solve gets what the first left
+            solver.parameters.max_time_in_seconds = deadline.left()
     if objective is not None:
         goal = sum(sign * c.metric(objective) * v for c, v in zip(columns, b, strict=True))
         if below is not None:

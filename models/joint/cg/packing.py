@@ -23,6 +23,7 @@ from typing import Any
 from ortools.linear_solver import pywraplp
 
 from models.backends import run_interruptible
+from models.joint.cg.budget import SCIP_RESERVE, SCIP_TEARDOWN
 from models.joint.cg.column import Column
 from models.joint.exact import largest
 from models.joint.space import JobSpace
@@ -121,6 +122,14 @@ def integer_bound(raw: float, size: int) -> int | None:
     return math.ceil(raw - max(1e-6, MARGIN * size))
 
 
+def scip_seconds(deadline: Deadline, built: float) -> float | None:
+    """Return the seconds SCIP may search, asked once its model is built (``built``
+    seconds): what is left of ``deadline`` less :data:`~models.joint.cg.budget.SCIP_RESERVE`
+    and :data:`~models.joint.cg.budget.SCIP_TEARDOWN` · ``built``, the time its late stop
+    and the freeing of its model take past its limit (0: no time; None: no limit)."""
+    return deadline.early(SCIP_RESERVE + SCIP_TEARDOWN * max(built, 0.0)).left()
+
+
 @functools.cache
 def available() -> bool:
     """Return whether this OR-Tools build has SCIP (asked once per process)."""
@@ -148,9 +157,11 @@ def solve_packing(
     solution. ``escape``: add an *escape window* worth ``escape`` that stands for every
     solution outside the listing (it fills the count and the must rows alone and uses no
     node), the starting solution when there is no hint; an optimum that takes it proves
-    that no listed solution is worth less. ``deadline``: SCIP stops when it passes (None:
-    no limit).
+    that no listed solution is worth less. ``deadline``: the whole step, freeing SCIP's
+    model included, ends by it (None: no limit): SCIP searches for :func:`scip_seconds`,
+    and not at all when they are none (status "unknown").
     """
+    began = deadline.clock() if deadline is not None else 0.0
     solver = pywraplp.Solver.CreateSolver("SCIP")
     if solver is None:
         return Packing("unknown")
@@ -207,10 +218,11 @@ def solve_packing(
         solver.SetHint(xs, [1.0 if c.key in keys else 0.0 for c in columns])
     elif escape is not None:
         solver.SetHint([z, *xs], [1.0] + [0.0] * len(xs))
-    if deadline is not None and deadline.passed():
-        return Packing("unknown")
-    if deadline is not None:  # the model is built: SCIP gets what is left
-        solver.SetTimeLimit(deadline.milliseconds())
+    if deadline is not None:  # the model is built: SCIP gets what is left less its reserve
+        seconds = scip_seconds(deadline, deadline.clock() - began)
+        if seconds is None or seconds <= 0:
+            return Packing("unknown")
+        solver.SetTimeLimit(max(1, int(1000 * seconds)))
     params = pywraplp.MPSolverParameters()
     params.SetDoubleParam(params.RELATIVE_MIP_GAP, 0.0)
     code = run_interruptible(lambda: solver.Solve(params), solver.InterruptSolve, "scip")

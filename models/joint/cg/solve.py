@@ -26,7 +26,7 @@ from typing import Any
 
 from instances.text import plural
 from models.joint.cg.branch import Tree, branch_and_price
-from models.joint.cg.budget import BUDGET, SCIP_RESERVE, SEARCH_ROUNDS
+from models.joint.cg.budget import BUDGET, SEARCH_ROUNDS
 from models.joint.cg.close import Closing, deepen, listing, pack, passes
 from models.joint.cg.column import LINEAR_METRICS, Column, Linear
 from models.joint.cg.compact import close_compact
@@ -291,8 +291,8 @@ def _root(run: Run, counted: Counted, singles: list[float | None]) -> tuple[Root
                      columns=len(master.columns), lp_restarts=master.restarts)
     low = round_up(gen.bound) if math.isfinite(gen.bound) else None
     run.track.update(rounds=run.stats["rounds"], bound=low)
-    base = limits(run.spaces, gen, best, run.free_start) if low is not None and best > low \
-        else None
+    base = limits(run.spaces, gen, best, run.free_start, run.deadline) \
+        if low is not None and best > low else None
     return Root(master, gen, P), Incumbent(list(inc), best, low, base)
 
 
@@ -373,12 +373,10 @@ def _close(
     if listed is not None and _time_for(run):  # every window of a better solution is listed
         run.stats["listed"] = len(listed[0])
         run.track.update(stage=f"set packing of {plural(len(listed[0]), 'window')}", incumbent=best)
-        columns, best, low = pack(closing, listed, columns, best, low, None,
-                                  run.deadline.early(SCIP_RESERVE))
+        columns, best, low = pack(closing, listed, columns, best, low, None, run.deadline)
     elif listed is None and close == "enumerate" and _time_for(run):
         # a bound from the largest listing within the limit
-        columns, best, low = deepen(closing, columns, best, low,
-                                    run.deadline.early(SCIP_RESERVE))
+        columns, best, low = deepen(closing, columns, best, low, run.deadline)
         for col in columns:
             root.master.add(col)
     if best > low and listed is None and _time_for(run):
@@ -396,10 +394,10 @@ def _time_for(run: Run) -> bool:
 def _close_compact(run: Run, root: Root, inc: Incumbent, compact: Compact) -> Closed:
     """The compact CP-SAT model restricted by reduced-cost fixing (all starts when the root
     gave no bound) searches for a better solution (:mod:`models.joint.cg.compact`)."""
-    fixed: list[Restriction]
+    fixed: list[Restriction] | None = None
     if inc.low is not None:
-        fixed = restrictions(run.spaces, root.gen, inc.value, run.free_start)
-    else:
+        fixed = restrictions(run.spaces, root.gen, inc.value, run.free_start, run.deadline)
+    if fixed is None:  # no bound, or the deadline passed first: every start
         fixed = [(False, [sp.start_range or (0, 0)], set(range(len(sp.options))))
                  for sp in run.spaces]
     run.stats["fixed_starts"] = sum(hi - lo + 1 for _, spans, _ in fixed for lo, hi in spans)

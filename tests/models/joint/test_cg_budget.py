@@ -12,7 +12,15 @@ import pytest
 import planner
 from instances import generate, loads_instance
 from models import solve_joint
+from models.joint.cg import integer
 from models.joint.cg.budget import BUDGET, SEED_ALTERNATIVES
+from models.joint.cg.column import Column, Linear
+from models.joint.cg.duals import Duals
+from models.joint.cg.generate import Generation
+from models.joint.cg.pricing import Prices, price
+from models.joint.cg.state import Incumbent, Root, Run, restrictions
+from models.joint.space import JobSpace
+from models.progress import SearchProgress
 from planner.deadline import Deadline
 from validation import check_alternatives
 
@@ -104,3 +112,91 @@ def test_a_count_stage_stopped_in_its_first_round_claims_no_count_bound(
     r = solve_joint(inst, "cost", "cg")
     assert r.status == "optimal" and r.info["cg"]["closed_by"] == "compact"
     assert r.objective == solve_joint(inst, "cost", "cpsat").objective
+
+
+def test_the_integer_masters_second_solve_gets_what_the_first_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The integer master that maximises the placed count, then minimises the objective,
+    runs CP-SAT twice under one deadline: each run is told the seconds left when it
+    starts (a clock that moves 7 s per run), not the first run's limit again."""
+    now = [0.0]
+    told: list[float] = []
+    real = integer.run_cpsat
+
+    def run(solver: Any, model: Any) -> int:
+        told.append(solver.parameters.max_time_in_seconds)
+        now[0] += 7.0
+        return real(solver, model)
+
+    monkeypatch.setattr(integer, "run_cpsat", run)
+    inst = generate("tiny", 3, jobs=3)
+    spaces = [JobSpace(inst, job) for job in inst.jobs]
+    best = [price(sp, Linear.of("finish"), Prices({})) for sp in spaces]  # each job alone
+    columns = [Column.build(j, sp, T, chosen)
+               for j, (sp, found) in enumerate(zip(spaces, best, strict=True))
+               if found is not None for _, T, chosen in [found]]
+    deadline = Deadline(20.0, clock=lambda: now[0])
+    integer.integer_master(len(spaces), columns, "finish", 1, [], deadline=deadline)
+    assert told == [20.0, 13.0]
+
+
+def root_of_jobs_alone(metric: str = "finish") -> tuple[list[JobSpace], Generation, list[Column]]:
+    """Return a 3-job tiny batch's spaces (each job has a window), the generation of the
+    bound "every job alone" (zero prices; the bound every cg root starts from) and each
+    job's best window."""
+    inst = generate("tiny", 2, jobs=3)
+    spaces = [JobSpace(inst, job) for job in inst.jobs]
+    form = Linear.of(metric)
+    found = [price(sp, form, Prices({})) for sp in spaces]
+    assert all(f is not None for f in found)
+    values: list[float | None] = [f[0] for f in found if f is not None]
+    mu = max(v for v in values if v is not None)
+    duals = Duals(form, Prices({}), mu, [0.0] * len(spaces), mu * len(spaces))
+    bound = duals.lagrangian(values)
+    gen = Generation(bound, bound, 0, True, duals, values)
+    columns = [Column.build(j, sp, f[1], f[2])
+               for j, (sp, f) in enumerate(zip(spaces, found, strict=True)) if f is not None]
+    return spaces, gen, columns
+
+
+class PassesAfter:
+    """A clock at 0 for its first ``calls`` readings, then far past any deadline."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls, self.read = calls, 0
+
+    def __call__(self) -> float:
+        self.read += 1
+        return 0.0 if self.read <= self.calls else 1e6
+
+
+def test_reduced_cost_fixing_stops_at_the_deadline() -> None:
+    """The fixing limits are computed job by job, the deadline asked before each: a
+    deadline that passes after the first job gives None; none gives one rule per job."""
+    spaces, gen, _ = root_of_jobs_alone()
+    best = int(gen.bound) + 5
+    assert restrictions(spaces, gen, best, True, Deadline(10.0, began=0.0,
+                                                          clock=PassesAfter(1))) is None
+    rules = restrictions(spaces, gen, best, True)
+    assert rules is not None and len(rules) == len(spaces)
+
+
+@pytest.mark.parametrize(("deadline", "kept_old"), [
+    (Deadline(None), False),  # no limit: the limits are tightened to the new value
+    (Deadline(10.0, began=0.0, clock=PassesAfter(0)), True),  # passed: the old ones stay
+])
+def test_a_better_incumbent_keeps_the_old_limits_past_the_deadline(
+    deadline: Deadline, kept_old: bool
+) -> None:
+    """An incumbent offered a better solution takes it; the reduced-cost limits are
+    recomputed for its value unless the deadline has passed, when the old limits (valid,
+    only looser) stay."""
+    spaces, gen, columns = root_of_jobs_alone()
+    run = Run(spaces, "finish", 1, [], True, 1, 0, deadline,
+              SearchProgress("cg", enabled=False))
+    old: list[Any] = []
+    inc = Incumbent([], 10**9, int(gen.bound) - 1, old)
+    got = inc.offer(run, Root(None, gen, len(spaces)), columns)  # type: ignore[arg-type]
+    assert got.value == run.value(columns) < 10**9 and got.columns == columns
+    assert (got.base is old) is kept_old

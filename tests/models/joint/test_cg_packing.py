@@ -8,12 +8,15 @@ import dataclasses
 import pytest
 
 from instances import Instance, generate
+from models.joint.cg import packing
+from models.joint.cg.budget import SCIP_RESERVE, SCIP_TEARDOWN
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.enumeration import windows_below
-from models.joint.cg.packing import available, solve_packing
+from models.joint.cg.packing import available, scip_seconds, solve_packing
 from models.joint.cg.pricing import Prices
 from models.joint.space import JobSpace
 from planner import make_window
+from planner.deadline import Deadline
 from validation import check_alternatives
 from validation.joint_brute import all_windows, brute_joint, value
 
@@ -105,3 +108,74 @@ def test_the_escape_window_stands_for_the_solutions_not_listed() -> None:
         "optimal", True, best - 1, [])
     above = solve_packing(len(spaces), columns, "cost", 1, [], count=placed, escape=best + 1)
     assert (above.status, above.escaped, above.value) == ("optimal", False, best)
+
+
+class BuildClock:
+    """A clock that reads 0 once (when the set packing starts) and ``built`` ever after: the
+    model took ``built`` seconds to build."""
+
+    def __init__(self, built: float) -> None:
+        self.built, self.calls = built, 0
+
+    def __call__(self) -> float:
+        self.calls += 1
+        return 0.0 if self.calls == 1 else self.built
+
+
+@pytest.mark.parametrize(
+    ("limit", "built", "seconds"),
+    [
+        (None, 5.0, None),  # no limit: SCIP gets none
+        (30.0, 0.0, 30.0 - SCIP_RESERVE),  # built at once: the fixed reserve only
+        (30.0, 10.0, 20.0 - SCIP_RESERVE - 10.0 * SCIP_TEARDOWN),  # less the build's share
+        (12.0, 10.0, 0.0),  # 2 s left, a reserve of more than that: no time
+    ],
+)
+def test_scip_gets_what_is_left_less_a_reserve_grown_with_the_build(
+    limit: float | None, built: float, seconds: float | None
+) -> None:
+    """SCIP's seconds are the deadline's seconds left less the fixed reserve and the share of
+    the build's seconds kept for its late stop and the freeing of its model."""
+    clock = BuildClock(built)
+    deadline = Deadline(limit, began=0.0, clock=clock)
+    clock()  # the set packing starts at 0; its model is built at ``built``
+    got = scip_seconds(deadline, built)
+    assert got == (None if seconds is None else pytest.approx(seconds))
+
+
+def test_solve_packing_tells_scip_the_seconds_left_after_its_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A model that took 10 s of a 30 s deadline to build: SCIP is told to stop after
+    20 s less its reserve, in milliseconds, and still answers the small model."""
+    told: list[int] = []
+    set_limit = packing.pywraplp.Solver.SetTimeLimit
+
+    def record(solver: object, ms: int) -> None:
+        told.append(ms)
+        set_limit(solver, ms)
+
+    monkeypatch.setattr(packing.pywraplp.Solver, "SetTimeLimit", record)
+    inst = generate("tiny", 905, jobs=4)
+    spaces, columns = every_column(inst, True)
+    deadline = Deadline(30.0, began=0.0, clock=BuildClock(10.0))
+    got = solve_packing(len(spaces), columns, "finish", 1, [], count=1, deadline=deadline)
+    assert told == [int(1000 * (20.0 - SCIP_RESERVE - 10.0 * SCIP_TEARDOWN))]
+    assert got.status == "optimal"
+
+
+def test_scip_is_not_started_when_its_reserve_does_not_fit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A model that took 10 s of a 12 s deadline to build: the 2 s left are less than the
+    reserve its late stop and freeing need, so SCIP never runs and the answer is unknown."""
+
+    def never(*args: object) -> None:
+        raise AssertionError("SCIP was started")
+
+    monkeypatch.setattr(packing, "run_interruptible", never)
+    inst = generate("tiny", 905, jobs=4)
+    spaces, columns = every_column(inst, True)
+    deadline = Deadline(12.0, began=0.0, clock=BuildClock(10.0))
+    got = solve_packing(len(spaces), columns, "finish", 1, [], count=1, deadline=deadline)
+    assert (got.status, got.columns, got.value, got.bound) == ("unknown", [], None, None)
