@@ -104,15 +104,15 @@ class _Group:
                 q = np.concatenate([lo, hi + 1])
                 two = np.concatenate([s, s]), np.concatenate([last, last])
                 parts.append(q[(q > two[0]) & (q <= two[1])])
-        if self.prices.rows:
+        if self.prices.rows:  # a subset-row point (k, t): T = t − d + 1 and t + 1
             at = {name: i for i, name in enumerate(self.names)}
-            points = {p for pts, sigma in self.prices.rows if sigma > 0.0 for p in pts}
-            for node, t in sorted(points):
-                if node not in at:
-                    continue
-                opts = np.flatnonzero(self.node_of == at[node])
-                s, last, d = self.s[opts], self.e[opts] - self.d[opts], self.d[opts]
-                q = np.concatenate([t - d + 1, np.full(len(d), t + 1)])
+            points = sorted({(at[k], t) for pts, sigma in self.prices.rows if sigma > 0.0
+                             for k, t in pts if k in at})
+            if points:
+                node, t = (np.array(x, dtype=np.int64) for x in zip(*points, strict=True))
+                o, p = np.nonzero(self.node_of[:, None] == node[None, :])
+                s, last, d = self.s[o], self.e[o] - self.d[o], self.d[o]
+                q = np.concatenate([t[p] - d + 1, t[p] + 1])
                 two = np.concatenate([s, s]), np.concatenate([last, last])
                 parts.append(q[(q > two[0]) & (q <= two[1])])
         return np.concatenate(parts)

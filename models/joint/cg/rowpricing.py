@@ -115,11 +115,14 @@ def exact(b: Block, c: int, hits: RowHits) -> tuple[float, tuple[int, ...], bool
     cost[alive] = g.c[b.which[c][alive]]
     flag = np.zeros(len(z), dtype=bool)
     flag[alive] = g.exact[b.which[c][alive]]
-    cells = np.flatnonzero(alive)
-    pick = _subset(z[cells], cost[cells], n, budget, flag[cells] if b.rule else None)
-    if pick is None:
-        return None
-    free = cells[pick]
+    if b.ok[c]:  # the n smallest fit: the charge-free optimum
+        free = np.asarray(b.top[c], dtype=np.int64)
+    else:
+        cells = np.flatnonzero(alive)
+        pick = _subset(z[cells], cost[cells], n, budget, flag[cells] if b.rule else None)
+        if pick is None:
+            return None
+        free = cells[pick]
 
     def options(nodes: np.ndarray) -> tuple[int, ...]:
         return tuple(sorted(int(g.idx[b.which[c, i]]) for i in nodes))
@@ -136,26 +139,26 @@ def exact(b: Block, c: int, hits: RowHits) -> tuple[float, tuple[int, ...], bool
     rest = np.flatnonzero(alive & ~involved)
     zr, cr, er = z[rest], cost[rest], flag[rest]
     zl, zrl = z.tolist(), sorted(zr.tolist())
+    sig = sigma.tolist()
+    touch = {int(i): [(int(c), int(h[c, i])) for c in np.flatnonzero(h[:, i])] for i in inv}
+    count = [0] * len(sig)
 
     def charge(nodes: list[int]) -> float:
-        if not nodes:
-            return 0.0
-        return float((sigma * (h[:, nodes].sum(axis=1) // 2)).sum())
+        per = h[:, nodes].sum(axis=1) // 2
+        return float((sigma * per).sum())
 
     best = [float(z[free].sum()) + charge(free.tolist()), free]
     states = [0]
 
-    def walk(pos: int, chosen: list[int], zf: float, cf: int, ex: bool) -> None:
+    def walk(pos: int, chosen: list[int], base: float, cf: int, ex: bool) -> None:
+        """``base``: the chosen nodes' values and charges (``count``: their hits per cut)."""
         states[0] += 1
         if states[0] > MAX_STATES:
             raise _Capped
         r = n - len(chosen)
-        base = zf + charge(chosen)
         if r:
             left = sorted([zl[i] for i in inv[pos:]] + zrl[:r])[:r]
-            if len(left) < r:
-                return
-            if base + sum(left) >= best[0]:
+            if len(left) < r or base + sum(left) >= best[0]:
                 return
         elif base >= best[0]:
             return
@@ -177,8 +180,15 @@ def exact(b: Block, c: int, hits: RowHits) -> tuple[float, tuple[int, ...], bool
             return
         i = int(inv[pos])
         if budget is None or cf + int(cost[i]) <= budget:
-            walk(pos + 1, [*chosen, i], zf + zl[i], cf + int(cost[i]), ex or bool(flag[i]))
-        walk(pos + 1, chosen, zf, cf, ex)
+            more = 0.0
+            for c, k in touch[i]:
+                more += sig[c] * ((count[c] + k) // 2 - count[c] // 2)
+                count[c] += k
+            walk(pos + 1, [*chosen, i], base + zl[i] + more, cf + int(cost[i]),
+                 ex or bool(flag[i]))
+            for c, k in touch[i]:
+                count[c] -= k
+        walk(pos + 1, chosen, base, cf, ex)
 
     try:
         walk(0, [], 0.0, 0, False)
