@@ -69,7 +69,8 @@ from models.joint.cg.master import Master
 BEST = {
     "finish": {1: 1657, 2: 1140, 3: 1727, 4: 1309, 5: 1430, 6: 1181, 7: 1619, 8: 2461,
                9: 1609, 10: 827},
-    "p8": {1: 9867, 2: 8042, 3: 14303, 4: 9979, 5: 9317},
+    "p8": {1: 9867, 2: 8042, 3: 14303, 4: 9979, 5: 9317, 6: 12292, 7: 11207, 8: 18394,
+           9: 14524, 10: 6900},
 }
 """Best incumbent known per objective and seed (docs/benchmarks.md: the 60 s tables, the
 dives of branch-and-price and the 300 s searches)."""
