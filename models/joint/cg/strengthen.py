@@ -67,12 +67,13 @@ def strengthen(
         if target is not None and out.gen.bound >= target - IMPROVING:
             break
         x = master.values()
-        cuts = separate(master.columns, x, known=frozenset(master.cuts),
-                        most=PER_ROUND if most is None else most) if family != "subset-row" \
-            else []
-        rows = separate_rows(master.columns, x, known=frozenset(master.subset_rows),
-                             most=ROWS_PER_ROUND if most is None else most) \
-            if family != "robust" else []
+        cuts, rows = [], []
+        if family != "subset-row":
+            cuts = separate(master.columns, x, known=frozenset(master.cuts),
+                            most=PER_ROUND if most is None else most)
+        if family != "robust":
+            rows = separate_rows(master.columns, x, known=frozenset(master.subset_rows),
+                                 most=ROWS_PER_ROUND if most is None else most)
         if not cuts and not rows:
             break
         for cut in cuts:
