@@ -13,6 +13,8 @@ import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
 from models.joint.cg.column import Column, Linear
 from models.joint.cg.duals import Duals
+from models.joint.cg.enumeration import windows_below
+from models.joint.cg.fixing import allowed_starts
 from models.joint.cg.master import Master
 from models.joint.cg.pricing import Prices, price_many
 from models.joint.cg.restrict import Limits, price_in, restrict
@@ -189,6 +191,41 @@ def test_restricted_pricing_with_subset_rows_equals_brute_force(
         want = min(v for w, v in zip(windows, values, strict=True)
                    if node in {p.node for p in w.placements})
         assert got is not None and got[0] == pytest.approx(want, abs=1e-9)
+
+
+@pytest.mark.parametrize(("seed", "geometry", "free"), CASES[1::3])
+def test_fixing_and_listing_without_the_charges_keep_every_charged_window(
+    seed: int, geometry: str, free: bool
+) -> None:
+    """Reduced-cost fixing and the listing leave the subset-row charges out (they are ≥ 0):
+    every start with a window whose charged value meets the threshold is kept, and every
+    such window is listed (with its charge-free value, at most the charged one)."""
+    for j, sp, windows, form, prices, values in jobs_with_rows(seed, geometry, free, True):
+        theta = sorted(values)[len(values) // 3] + 1e-9
+        spans = allowed_starts(sp, form, prices.of(j), theta, free)
+        kept = {t for lo, hi in spans for t in range(lo, hi + 1)}
+        assert {w.start for w, v in zip(windows, values, strict=True) if v <= theta} <= kept
+        listed = {(T, frozenset((sp.options[k].node, T, T + sp.options[k].d) for k in chosen)):
+                  value for value, T, chosen in windows_below(sp, form, prices.of(j), theta,
+                                                              free_start=free)}
+        for w, v in zip(windows, values, strict=True):
+            if v <= theta:
+                key = (w.start, frozenset((p.node, p.start, p.end) for p in w.placements))
+                assert key in listed and listed[key] <= v + 1e-9
+
+
+def test_smoothing_keeps_the_subset_row_multipliers() -> None:
+    """The stabiliser's vector holds σ per cut and gives it back; a blend of two duals
+    mixes σ as it mixes the other multipliers."""
+    from models.joint.cg.stabilise import Space
+
+    d = Duals(Linear.of("finish"), Prices({}, rows=((POINTS, 2.0),)), 0.0, [0.0], 0.0)
+    space = Space(Linear.of("finish"), (), None)
+    assert space.vector(d) == {("u", POINTS): 2.0}
+    assert space.duals(space.vector(d), [0.0]).prices.rows == ((POINTS, 2.0),)
+    half = d.blend(Duals(Linear.of("finish"), Prices({}), 0.0, [0.0], 0.0), 0.25)
+    assert half.prices.rows == ((POINTS, 0.5),)
+    assert half.lagrangian([None]) == pytest.approx(-0.5)
 
 
 def test_a_capped_search_prices_a_lower_bound(monkeypatch: pytest.MonkeyPatch) -> None:
