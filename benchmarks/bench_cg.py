@@ -4,7 +4,7 @@ joint co-allocation (docs/exact-models.md), on css2015 batches (Toporkov et al. 
 Usage::
 
     python benchmarks/bench_cg.py seeds [--seeds 1-10] [--objectives p8,finish]
-        [--solvers cpsat,cg,cg-branch,cg-compact,cg-dive,cg-nodive,cg-cuts,cg-nocuts]
+        [--solvers cpsat,cg,cg-branch,cg-compact,cg-dive,cg-nodive,cg-cuts,cg-nocuts,cg-sr]
         [--time-limit 60] [--nodes 24]
         [--jobs 20]
     python benchmarks/bench_cg.py frontier [--frontier-nodes 24,48,100] [--solvers cpsat,cg]
@@ -21,7 +21,8 @@ search (``from>to`` values, the dive's seconds). The solvers ``cg-branch`` and `
 are ``cg`` with its gap closed by branch-and-price alone, or on the compact model, instead
 of by enumeration; ``cg-dive`` and ``cg-nodive`` are ``cg`` with and without the root dive
 (docs/exact-models.md); ``cg-cuts`` and ``cg-nocuts`` with and without the robust cuts
-at the root. An objective ``pN`` is
+at the root, ``cg-sr`` with the subset-row cuts at the root (Jepsen et al. 2008) and
+without the robust ones. An objective ``pN`` is
 combination problem N solved as ``planner combine --problem N --joint`` does: its
 limit and hint come from the two-phase run (AMP alternatives, DP combination).
 Then per objective and solver: seeds proven optimal and the median gap.
@@ -61,17 +62,19 @@ def solve(
 ) -> tuple[Result, float]:
     """Solve one case as the CLI does; return the Result and the CPU seconds it took."""
     ids = [j.id for j in inst.jobs] if jobs is None else jobs
-    close, diving, cuts = cg_solve.CLOSE, cg_solve.DIVING, cg_solve.CUTS
+    close, diving, cuts, rows = cg_solve.CLOSE, cg_solve.DIVING, cg_solve.CUTS, \
+        cg_solve.SUBSET_ROW
     if solver in CLOSES:  # cg, its gap closed another way than the default
         solver, cg_solve.CLOSE = "cg", CLOSES[solver]
     if solver in ("cg-dive", "cg-nodive"):
         solver, cg_solve.DIVING = "cg", solver == "cg-dive"
-    if solver in ("cg-cuts", "cg-nocuts"):
-        solver, cg_solve.CUTS = "cg", solver == "cg-cuts"
+    if solver in ("cg-cuts", "cg-nocuts", "cg-sr"):
+        solver, cg_solve.CUTS, cg_solve.SUBSET_ROW = "cg", solver == "cg-cuts", solver == "cg-sr"
     try:
         return _solve(inst, objective, solver, time_limit, ids)
     finally:
-        cg_solve.CLOSE, cg_solve.DIVING, cg_solve.CUTS = close, diving, cuts
+        cg_solve.CLOSE, cg_solve.DIVING, cg_solve.CUTS, cg_solve.SUBSET_ROW = \
+            close, diving, cuts, rows
 
 
 def solve_as_cli(

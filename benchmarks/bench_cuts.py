@@ -7,13 +7,17 @@ Usage::
     python benchmarks/bench_cuts.py [--seeds 3,6,9] [--objectives finish,p8] [--rounds 10]
         [--families sr3,robust,clique] [--time-limit 400] [--nodes 24] [--jobs 20]
     python benchmarks/bench_cuts.py --built [--seeds 1-10] [--objectives finish]
-        [--time-limit 400]
+        [--time-limit 400] [--family robust|subset-row|both]
 
 ``--built``: the solver's own root cuts (``models.joint.cg.strengthen``, with pricing
 under the cuts' charges, so the bound is a proven one): per seed and objective the
 root's Lagrangian bound before and after the cut rounds, the gap of each to ``BEST``,
 the rounds, the cuts added, the pricing rounds, and the wall and CPU seconds of the root
-and of the cut rounds (the run stops after them).
+and of the cut rounds (the run stops after them). ``--family`` picks the cuts built: the
+robust ones (default), the subset-row cuts over three node-time points
+(``models.joint.cg.subset_row``, priced exactly by ``models.joint.cg.rowpricing``) or
+both; the cut count is then ``robust + subset-row``, and the pricing starts whose
+subset-row search was capped (priced by a lower bound) are counted.
 
 Per seed and objective the cg solver runs to its converged phase-2 root LP (the run stops
 there). Its columns are copied into a fresh LP with every node-time row whole (the same
@@ -55,6 +59,7 @@ import networkx as nx
 from bench_cg import StopSolve, seeds_of, solve_until  # a sibling script: run from benchmarks/
 from ortools.linear_solver import pywraplp
 
+import models.joint.cg.rowpricing as rowpricing
 import models.joint.cg.solve as cg_solve
 from instances import Instance, generate
 from models.joint.cg.column import Column
@@ -64,7 +69,8 @@ from models.joint.cg.master import Master
 BEST = {
     "finish": {1: 1657, 2: 1140, 3: 1727, 4: 1309, 5: 1430, 6: 1181, 7: 1619, 8: 2461,
                9: 1609, 10: 827},
-    "p8": {1: 9867, 2: 8042, 3: 14303, 4: 9979, 5: 9317},
+    "p8": {1: 9867, 2: 8042, 3: 14303, 4: 9979, 5: 9317, 6: 12292, 7: 11207, 8: 18394,
+           9: 14524, 10: 6900},
 }
 """Best incumbent known per objective and seed (docs/benchmarks.md: the 60 s tables, the
 dives of branch-and-price and the 300 s searches)."""
@@ -294,7 +300,9 @@ def run(master: Master, family: str, rounds: int) -> tuple[float, int, int, floa
     return value, done, lp.cuts, time.perf_counter() - began
 
 
-def built(inst: Instance, objective: str, time_limit: float) -> dict[str, Any]:
+def built(
+    inst: Instance, objective: str, time_limit: float, family: str = "robust"
+) -> dict[str, Any]:
     """Run the cg solver with its root cuts on to the end of the cut rounds; return the
     bound before and after, the counts and the seconds."""
     got: dict[str, Any] = {}
@@ -306,25 +314,27 @@ def built(inst: Instance, objective: str, time_limit: float) -> dict[str, Any]:
                    before=args[2].bound)
         t, c = time.perf_counter(), time.process_time()
         out = real(*args, **kwargs)
-        got.update(after=out.gen.bound, rounds=out.rounds, cuts=out.cuts,
+        got.update(after=out.gen.bound, rounds=out.rounds, cuts=out.cuts, rows=out.rows,
                    pricing=out.pricing, converged=out.gen.converged,
                    cut_s=time.perf_counter() - t, cut_cpu=time.process_time() - c)
         raise StopSolve
 
     solve_until(inst, objective, time_limit,
-                [(cg_solve, "strengthen", rounds), (cg_solve, "CUTS", True)])
+                [(cg_solve, "strengthen", rounds), (cg_solve, "CUTS", family != "subset-row"),
+                 (cg_solve, "SUBSET_ROW", family != "robust")])
     return got
 
 
 def main_built(a: argparse.Namespace) -> None:
     """Print one row per seed and objective of the solver's own root cuts."""
     print("| seed | objective | best | root L | gap % | with cuts L | gap % | closed % |"
-          " rounds | cuts | pricing rounds | root s (cpu) | cuts s (cpu) |")
-    print("|" + "---|" * 13)
+          " rounds | cuts | pricing rounds | root s (cpu) | cuts s (cpu) | capped |")
+    print("|" + "---|" * 14)
     for seed in seeds_of(a.seeds):
         inst = generate("css2015", seed=seed, nodes=a.nodes, jobs=a.jobs)
         for objective in a.objectives.split(","):
-            g = built(inst, objective, a.time_limit)
+            capped = rowpricing.TALLY["capped"]
+            g = built(inst, objective, a.time_limit, a.family)
             if "before" not in g:
                 print(f"| {seed} | {objective} | the root did not converge or the bound met"
                       " the incumbent |")
@@ -334,10 +344,13 @@ def main_built(a: argparse.Namespace) -> None:
             gap0 = (best - lo) / best * 100 if best else float("nan")
             gap1 = (best - hi) / best * 100 if best else float("nan")
             closed = (hi - lo) / (best - lo) * 100 if best and best > lo else 0.0
+            cuts = str(g["cuts"]) if a.family == "robust" else (
+                str(g["rows"]) if a.family == "subset-row" else f"{g['cuts']} + {g['rows']}")
             print(f"| {seed} | {objective} | {best} | {lo:.2f} | {gap0:.2f} | {hi:.2f} |"
-                  f" {gap1:.2f} | {closed:.1f} | {g['rounds']} | {g['cuts']} |"
+                  f" {gap1:.2f} | {closed:.1f} | {g['rounds']} | {cuts} |"
                   f" {g['pricing']} | {g['root_s']:.1f} ({g['root_cpu']:.1f}) |"
-                  f" {g['cut_s']:.1f} ({g['cut_cpu']:.1f}) |", flush=True)
+                  f" {g['cut_s']:.1f} ({g['cut_cpu']:.1f}) |"
+                  f" {rowpricing.TALLY['capped'] - capped} |", flush=True)
 
 
 def main() -> None:
@@ -350,6 +363,8 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=400.0)
     ap.add_argument("--nodes", type=int, default=24)
     ap.add_argument("--jobs", type=int, default=20)
+    ap.add_argument("--family", default="robust", choices=("robust", "subset-row", "both"),
+                    help="the cuts built (with --built)")
     ap.add_argument("--built", action="store_true",
                     help="the solver's own root cuts, a proven bound (module docstring)")
     a = ap.parse_args()

@@ -4,7 +4,7 @@
 Usage::
 
     python benchmarks/fuzz_joint.py [--cases 10000] [--start 0] [--solvers cg,cpsat]
-        [--time-limit 20] [--failures FILE] [--cuts]
+        [--time-limit 20] [--failures FILE] [--cuts] [--subset-row]
 
 Each case is :func:`validation.joint_fuzz.fuzz_case` (seed = start + k): a tiny batch whose
 durations run from 1 to 10^12 quanta and prices from 10^-3 to 10^3 (task costs 1 to 10^15),
@@ -16,7 +16,8 @@ solver's solution). ``cg`` runs on the objectives it handles. The count may also
 ``PLANNER_FUZZ_JOINT_CASES``. Prints per solver the statuses, false ``optimal`` claims,
 infeasible solutions and bounds past the optimum, by duration scale; exit 1 if any.
 ``--cuts``: cg with its root cuts on (docs/exact-models.md, "Cuts"); the tally then counts
-the cases whose root added cuts (``cg cuts added``).
+the cases whose root added cuts (``cg cuts added``). ``--subset-row``: cg with its root
+subset-row cuts on (Jepsen et al. 2008), counted as ``cg subset-row cuts added``.
 """
 
 from __future__ import annotations
@@ -77,8 +78,11 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=20.0)
     ap.add_argument("--failures", default=None, help="write each wrong result as a JSON line")
     ap.add_argument("--cuts", action="store_true", help="cg with its root cuts on")
+    ap.add_argument("--subset-row", action="store_true",
+                    help="cg with its root subset-row cuts on")
     args = ap.parse_args()
     cg_solve.CUTS = cg_solve.CUTS or args.cuts
+    cg_solve.SUBSET_ROW = cg_solve.SUBSET_ROW or args.subset_row
     solvers = args.solvers.split(",")
     tally: collections.Counter[str] = collections.Counter()
     scales: dict[int, collections.Counter[str]] = collections.defaultdict(collections.Counter)
@@ -106,6 +110,8 @@ def main() -> int:
                 cuts = (r.info.get("cg") or {}).get("cuts")
                 if cuts and cuts["added"]:
                     tally[f"{name} cuts added"] += 1
+                if cuts and cuts.get("subset_row"):
+                    tally[f"{name} subset-row cuts added"] += 1
                 by_scale[f"{name} {r.status}"] += 1
                 wrong = verdict(case, r, best)
             for w in wrong:

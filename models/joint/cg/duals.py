@@ -72,6 +72,8 @@ class Duals:
     def reduced(self, col: Column) -> float:
         """Return the reduced cost of ``col``: form + covered prices + cut charges − μ − π_j."""
         total = col.value(self.form) - self.mu - self.pi[col.j]
+        if self.prices.rows:
+            total += self.prices.row_charge(col.tasks)
         own = self.prices.of(col.j) if self.prices.charges else None
         for node, start, end in col.tasks:
             if own is not None:
@@ -100,9 +102,14 @@ class Duals:
         for weight, src in ((a, self.prices), (b, other.prices)):
             for *key, eta in src.charges:
                 charges[tuple(key)] = charges.get(tuple(key), 0.0) + weight * eta
+        rows: dict[tuple[tuple[str, int], ...], float] = {}
+        for weight, src in ((a, self.prices), (b, other.prices)):
+            for points, sigma in src.rows:
+                rows[points] = rows.get(points, 0.0) + weight * sigma
         return Duals(
             form=self.form.scaled(a) + other.form.scaled(b),
-            prices=Prices(by_node, tuple((*k, e) for k, e in charges.items() if e > 0.0)),
+            prices=Prices(by_node, tuple((*k, e) for k, e in charges.items() if e > 0.0),
+                          rows=tuple((p, s) for p, s in rows.items() if s > 0.0)),
             mu=a * self.mu + b * other.mu,
             pi=[a * x + b * y for x, y in zip(self.pi, other.pi, strict=True)],
             fixed=a * self.fixed + b * other.fixed,

@@ -163,7 +163,7 @@ def generate(
             if smoother is not None and not exact and added and not smoother.misprices:
                 assert centre is not None
                 smoother.adjust(smoother.space.subgradient(point, least, master.points,
-                                                           master.cuts),
+                                                           master.cuts, master.subset_rows),
                                 centre, current)
             if bound > out.bound:
                 out.bound, out.duals, out.values = bound, point, values
@@ -171,7 +171,7 @@ def generate(
                 centre, centre_bound = point, bound
                 if smoother.directional:
                     smoother.centre_subgradient = smoother.space.subgradient(
-                        point, least, master.points, master.cuts)
+                        point, least, master.points, master.cuts, master.subset_rows)
             if report is not None:
                 report(out)
             if added or exact:

@@ -5,9 +5,10 @@ For fixed start T and duration level the priced value of a window separates per 
 each level's options are evaluated as a (starts × nodes) matrix. Over T the value is
 piecewise constant plus ``a_T·T``; it changes only where a task enters or leaves its slot
 (T = s, e − d + 1), a priced unit time (T = t + 1, t − d + 1) or a cut's interval
-(:mod:`models.joint.cg.prices`: T = its first start, last start + 1) while the task is
-alive, so the least value over the integers is at an end of a piece: both ends are candidates,
-or only the left (right) end when ``a_T ≥ 0`` (``a_T < 0``).
+(:mod:`models.joint.cg.prices`: T = its first start, last start + 1) or a subset-row
+cut's point (k, t) (T = t − d + 1, t + 1: where the task starts or stops covering it)
+while the task is alive, so the least value over the integers is at an end of a piece:
+both ends are candidates, or only the left (right) end when ``a_T ≥ 0`` (``a_T < 0``).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class _Group:
         self.prices = prices
         nodes = [st.nodes[k] for k in idx]
         names, self.node_of = np.unique(np.array(nodes, dtype=object), return_inverse=True)
+        self.names = [str(x) for x in names]
         self.node_of = self.node_of.astype(np.int64).reshape(-1)
         self.k = len(names)
         rank, *_ = prices.flat
@@ -100,6 +102,17 @@ class _Group:
             for a, b, own, _ in cuts:
                 lo, hi = (np.broadcast_to(x, d.shape) for x in span(a, b, own, d))
                 q = np.concatenate([lo, hi + 1])
+                two = np.concatenate([s, s]), np.concatenate([last, last])
+                parts.append(q[(q > two[0]) & (q <= two[1])])
+        if self.prices.rows:  # a subset-row point (k, t): T = t − d + 1 and t + 1
+            at = {name: i for i, name in enumerate(self.names)}
+            points = sorted({(at[k], t) for pts, sigma in self.prices.rows if sigma > 0.0
+                             for k, t in pts if k in at})
+            if points:
+                node, t = (np.array(x, dtype=np.int64) for x in zip(*points, strict=True))
+                o, p = np.nonzero(self.node_of[:, None] == node[None, :])
+                s, last, d = self.s[o], self.e[o] - self.d[o], self.d[o]
+                q = np.concatenate([t[p] - d + 1, t[p] + 1])
                 two = np.concatenate([s, s]), np.concatenate([last, last])
                 parts.append(q[(q > two[0]) & (q <= two[1])])
         return np.concatenate(parts)
@@ -134,7 +147,7 @@ class _Group:
         q = np.concatenate([t + 1, t - self.d[owner] + 1])
         o = np.concatenate([owner, owner])
         q = q[(q > self.s[o]) & (q <= last[o])]  # a price matters while its task is alive
-        p = np.unique(np.concatenate([self.s, last + 1, q, self._cut_points()]))
+        p = np.unique(np.concatenate([self.s, last + 1, q, self._cut_points()]).astype(np.int64))
         first, final = self.s.min(), last.max()
         if ends == "left":
             cand = np.concatenate([[first], p])

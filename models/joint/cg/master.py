@@ -6,6 +6,7 @@
          Σ_w g_s(w) x_w ≤ b_s                          (VO budget, combination limit g*)
          Σ_w x_w = P                                   (placed count, second stage only)
          Σ_{w in cut c} x_w ≤ 1                         (robust cuts, optional; η_c ≥ 0)
+         Σ_w ⌊h_S(w)/2⌋ x_w ≤ 1                        (subset-row cuts, optional; σ_S ≥ 0)
          x ≥ 0
 
 Two tasks on a node overlap exactly when both cover the later one's start, so the rows
@@ -25,9 +26,10 @@ re-solves the grown model from its previous basis when only rows or only columns
 so new rows are solved first, then columns, and the rows' slacks are created beforehand
 with the columns.
 
-The robust cuts (:mod:`models.joint.cg.cuts`, :meth:`Master.add_cut`) are whole rows; the
-solve after new cut rows starts by the dual simplex from the previous basis, as after new
-node-time rows.
+The robust cuts (:mod:`models.joint.cg.cuts`, :meth:`Master.add_cut`) and the subset-row
+cuts (:mod:`models.joint.cg.subset_row`, :meth:`Master.add_subset_row`) are whole rows;
+the solve after new cut rows starts by the dual simplex from the previous basis, as after
+new node-time rows.
 
 With ``first_order`` (default :data:`FIRST_ORDER`), a solve of at least
 :data:`FIRST_ORDER_ROWS` rows is made by PDLP (:mod:`models.joint.cg.pdlp`), warm-started
@@ -54,6 +56,7 @@ from models.joint.cg.cuts import Cut
 from models.joint.cg.duals import Duals
 from models.joint.cg.pdlp import FirstOrder, FirstOrderFailed, Point
 from models.joint.cg.pricing import Prices
+from models.joint.cg.subset_row import SubsetRow
 from planner.deadline import Deadline
 
 PRIMAL = "use_preprocessing: false use_dual_simplex: false"
@@ -165,6 +168,8 @@ class Master:
         self.pending: list[Column] = []
         self.cuts: list[Cut] = []  # robust cuts (models.joint.cg.cuts), rows kept whole
         self.cut_rows: list[pywraplp.Constraint] = []
+        self.subset_rows: list[SubsetRow] = []  # models.joint.cg.subset_row, rows whole
+        self.subset_row_rows: list[pywraplp.Constraint] = []
         self.fresh_cuts = False  # cut rows added since the last solve
         lp.SetSolverSpecificParametersAsString(PRIMAL)
         lp.tuned = False
@@ -189,6 +194,17 @@ class Master:
                 row.SetCoefficient(x, 1.0)
         self.cuts.append(cut)
         self.cut_rows.append(row)
+        self.fresh_cuts = True
+
+    def add_subset_row(self, cut: SubsetRow) -> None:
+        """Add the row of the subset-row cut ``cut`` (whole) over every column, as
+        :meth:`add_cut` does."""
+        row = self.lp.Constraint(-self.lp.infinity(), 1.0)
+        for col, x in zip(self.columns, self._x, strict=False):  # the entered ones
+            if coef := cut.coefficient(col):
+                row.SetCoefficient(x, float(coef))
+        self.subset_rows.append(cut)
+        self.subset_row_rows.append(row)
         self.fresh_cuts = True
 
     def _new_rows(self) -> bool:
@@ -255,6 +271,9 @@ class Master:
         for cut, row in zip(self.cuts, self.cut_rows, strict=True):
             if cut.coefficient(col):
                 row.SetCoefficient(x, 1.0)
+        for sr, row in zip(self.subset_rows, self.subset_row_rows, strict=True):
+            if coef := sr.coefficient(col):
+                row.SetCoefficient(x, float(coef))
         for node, start, end in col.tasks:
             self.tasks[node].append((x, start, end))
             parent = self.parent[node]
@@ -362,7 +381,10 @@ class Master:
         charges = tuple((c.node, c.a, c.b, c.job, eta) for c, r in
                         zip(self.cuts, self.cut_rows, strict=True)
                         if (eta := -min(dual(r), 0.0)) > 0.0)
-        return Duals(form, Prices(by_node, charges), mu, pi, fixed, sides)
+        rows = tuple((c.points, sigma) for c, r in
+                     zip(self.subset_rows, self.subset_row_rows, strict=True)
+                     if (sigma := -min(dual(r), 0.0)) > 0.0)
+        return Duals(form, Prices(by_node, charges, rows=rows), mu, pi, fixed, sides)
 
     def values(self) -> list[float]:
         """Return the LP value of each column's variable."""

@@ -9,11 +9,16 @@ starting at T when the task is in the cut: for job l when it meets [a, b)
 (T ∈ [a − d + 1, b − 1]), for any other job when it covers [a, b) (T ∈ [b − d, a]). The
 charge depends on the job, so a job is priced at ``prices.of(j)``; pricing refuses cuts
 without a job rather than price them wrongly.
+
+A subset-row cut (:mod:`models.joint.cg.subset_row`) over node-time points S with
+multiplier σ ≥ 0 charges ``σ·⌊h_S(w)/2⌋`` to a window covering h_S(w) of its points: a
+charge of the whole window, not of one task (``rows``; priced by
+:mod:`models.joint.cg.rowpricing`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -21,6 +26,9 @@ import numpy as np
 
 Charge = tuple[str, int, int, int, float]
 """A cut's charge: ``(node k, a, b, job l, η ≥ 0)`` (module docstring)."""
+
+RowCharge = tuple[tuple[tuple[str, int], ...], float]
+"""A subset-row cut's charge: ``(its points (node, t), σ ≥ 0)`` (module docstring)."""
 
 
 def span(a: int, b: int, own: bool, d: np.ndarray | int) -> tuple[np.ndarray | int, ...]:
@@ -31,12 +39,14 @@ def span(a: int, b: int, own: bool, d: np.ndarray | int) -> tuple[np.ndarray | i
 
 @dataclass(frozen=True)
 class Prices:
-    """Node-time prices: node → (sorted unit times t, prices ρ ≥ 0 of ``[t, t+1)``), and the
-    cuts' ``charges`` (module docstring) for the job ``job`` (None: not chosen yet)."""
+    """Node-time prices: node → (sorted unit times t, prices ρ ≥ 0 of ``[t, t+1)``), the
+    robust cuts' ``charges`` (module docstring) for the job ``job`` (None: not chosen
+    yet), and the subset-row cuts' ``rows``."""
 
     by_node: Mapping[str, tuple[np.ndarray, np.ndarray]]
     charges: tuple[Charge, ...] = ()
     job: int | None = None
+    rows: tuple[RowCharge, ...] = ()
 
     def __post_init__(self) -> None:
         for node, (t, rho) in self.by_node.items():
@@ -45,10 +55,13 @@ class Prices:
         for node, a, b, _, eta in self.charges:
             if b - a < 2 or not eta >= 0:
                 raise ValueError(f"a cut of node '{node}' needs b − a >= 2 and η >= 0")
+        for points, sigma in self.rows:
+            if not points or not sigma >= 0:
+                raise ValueError(f"a subset-row cut needs points and σ >= 0, not {sigma}")
 
     def of(self, job: int) -> Prices:
         """Return the prices of job ``job``: its cuts' charges resolved."""
-        out = Prices(self.by_node, self.charges, job)
+        out = Prices(self.by_node, self.charges, job, self.rows)
         out.__dict__["flat"] = self.flat  # computed once for every job
         return out
 
@@ -69,10 +82,20 @@ class Prices:
                 total += eta
         return total
 
+    def row_charge(self, tasks: Sequence[tuple[str, int, int]]) -> float:
+        """Return the subset-row cuts' charge ``Σ σ·⌊hits/2⌋`` to a window's ``tasks``
+        ``(node, start, end)``."""
+        total = 0.0
+        for points, sigma in self.rows:
+            hits = sum(1 for k, s, e in tasks for node, t in points if node == k and s <= t < e)
+            total += sigma * (hits // 2)
+        return total
+
     @property
     def eta(self) -> float:
-        """Return Σ η over the cuts (each cut's right-hand side is 1)."""
-        return sum(eta for *_, eta in self.charges)
+        """Return Σ η over the robust cuts and Σ σ over the subset-row cuts (each cut's
+        right-hand side is 1)."""
+        return sum(eta for *_, eta in self.charges) + sum(sigma for _, sigma in self.rows)
 
     def prefix(self, node: str) -> tuple[np.ndarray, np.ndarray]:
         """Return ``(times, P)`` with ``P[i]`` the sum of the first i prices of ``node``."""

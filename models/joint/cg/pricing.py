@@ -14,6 +14,10 @@ Every candidate start of every level is ranked by the sum of its n smallest node
 raised where the budget bites by a Lagrangian bound (the budget moved into the values at
 a few multipliers λ ≥ 0); the knapsack runs, over all levels in increasing bound, only
 while the bound can still beat the best window found, so the oracle is exact.
+
+Subset-row charges (:mod:`models.joint.cg.rowpricing`) couple the nodes: a start whose n
+smallest values pay a charge joins the bounded queue with its charge-free value as the
+bound, and its exact value comes from :func:`models.joint.cg.rowpricing.exact`.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ import numpy as np
 from models.joint.cg.blocks import Block, blocks, candidate_starts
 from models.joint.cg.column import Linear
 from models.joint.cg.prices import Prices
+from models.joint.cg.rowpricing import RowHits
+from models.joint.cg.rowpricing import exact as row_exact
 from models.joint.space import JobSpace
 
 __all__ = ["Block", "Prices", "blocks", "candidate_starts", "price", "price_many"]
@@ -55,7 +61,8 @@ def _budget_bound(b: Block, rows: np.ndarray) -> np.ndarray:
 
 
 def price_many(
-    sp: JobSpace, form: Linear, prices: Prices, k: int, *, free_start: bool = True
+    sp: JobSpace, form: Linear, prices: Prices, k: int, *, free_start: bool = True,
+    capped: set[int] | None = None,
 ) -> list[Window]:
     """Return up to k windows of the job at distinct starts, sorted by priced value.
 
@@ -64,16 +71,23 @@ def price_many(
     T, :mod:`models.joint.cg.blocks`), one per start: over the slot starts (AEP) they are
     the k best starts with their best windows; with free starts a listed start may have a
     better window of another level that is cheapest at a different start.
+
+    Under subset-row charges a start whose search passed its cap
+    (:data:`models.joint.cg.rowpricing.MAX_STATES`) gets the charge-free value of its
+    returned window, a lower bound on its least value; such starts are added to
+    ``capped`` when given.
     """
     if k < 1:
         raise ValueError(f"price_many needs k >= 1, not {k}")
     blist = list(blocks(sp, form, prices, free_start, ends=None))
     easy, hard = [], []
+    hits = [RowHits(b, prices.rows) for b in blist] if prices.rows else []
     for i, b in enumerate(blist):
-        rows = np.flatnonzero(b.ok)
+        ok = b.ok & ~hits[i].charged(b) if hits else b.ok
+        rows = np.flatnonzero(ok)
         easy += zip(b.low[rows].tolist(), b.T[rows].tolist(), [i] * len(rows), rows.tolist(),
                     strict=True)
-        hard.append(np.flatnonzero(~b.ok & np.isfinite(b.low)))
+        hard.append(np.flatnonzero(~ok & np.isfinite(b.low)))
     easy.sort(key=lambda r: r[0])
     top: dict[int, Window] = {}
     for low, T, i, c in easy:
@@ -101,10 +115,12 @@ def price_many(
     for bound, i, c in queue:
         if bound >= theta:
             break
-        found = blist[i].exact(c)
+        found = row_exact(blist[i], c, hits[i]) if hits else blist[i].exact(c)
         if found is None or found[0] >= theta:
             continue
         T, value = int(blist[i].T[c]), found[0] - blist[i].g.runtime_excess(found[1])
+        if hits and not found[2] and capped is not None:
+            capped.add(T)
         if T in top and top[T][0] <= value:
             continue
         top[T] = (value, T, found[1])

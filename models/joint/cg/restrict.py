@@ -193,16 +193,22 @@ def _bonus(rs: Restricted, form: Linear, prices: Prices) -> float:
         t, rho = prices.by_node.get(node, (np.zeros(0), np.zeros(0)))
         mass += float(rho[(t >= lo) & (t < hi)].sum())
         mass += sum(eta for *_, eta in prices.on(node))  # a task's cut charges, at most
+    mass += sum(sigma for _, sigma in prices.rows)  # a window's subset-row charges, at most
     ends = max(max(abs(o.slot.start), abs(o.slot.end)) for o in rs.options)
     far = abs(form.rt) * max(o.d for o in rs.options) + abs(form.T) * ends + abs(form.one)
     return 2.0 * (rs.n * base + mass + far) + 1.0
 
 
-def _value(rs: Restricted, form: Linear, prices: Prices, T: int, chosen: Sequence[int]) -> float:
+def _value(
+    rs: Restricted, form: Linear, prices: Prices, T: int, chosen: Sequence[int], rows: bool
+) -> float:
     """Return the priced value of the window at ``T`` on the restricted options ``chosen``,
-    summed afresh (without the bonus, which would cost its magnitude's rounding)."""
+    summed afresh (without the bonus, which would cost its magnitude's rounding), with its
+    subset-row charges when ``rows``."""
     opts = [rs.options[k] for k in chosen]
     total = form.rt * max(o.d for o in opts) + form.T * T + form.one
+    if rows:
+        total += prices.row_charge([(o.node, T, T + o.d) for o in opts])
     for o in opts:
         t, P = prices.prefix(o.node)
         covered = P[np.searchsorted(t, T + o.d)] - P[np.searchsorted(t, T)]
@@ -225,17 +231,19 @@ def price_many_in(
 ) -> list[tuple[float, int, tuple[int, ...]]]:
     """Return up to ``k`` windows of the restricted job as :func:`price_many` does, with the
     option indices of the whole space; the first is :func:`price_in`'s least window, and
-    the list is empty when no window obeys the rules."""
+    the list is empty when no window obeys the rules. A start whose subset-row search was
+    capped gets its window's charge-free value, a lower bound (:func:`price_many`)."""
     bonus = _bonus(rs, form, prices) if rs.nodes else 0.0
     rs.offset = np.array([-bonus if o.node in rs.nodes else 0.0 for o in rs.options])
     out = []
+    capped: set[int] = set()
     for value, T, chosen in price_many(rs, form, prices, k,  # type: ignore[arg-type]
-                                       free_start=free_start):
+                                       free_start=free_start, capped=capped):
         if not rs.nodes <= {rs.options[c].node for c in chosen}:
             if not out:
                 return []
             continue
         if rs.nodes:
-            value = _value(rs, form, prices, T, chosen)
+            value = _value(rs, form, prices, T, chosen, T not in capped)
         out.append((value, T, tuple(sorted(int(rs.index[c]) for c in chosen))))
     return out

@@ -53,8 +53,8 @@ from models.joint.space import JobSpace
 from models.progress import SearchProgress
 from planner.deadline import Deadline
 
-__all__ = ["CG_METRICS", "CLOSE", "CUTS", "DIVING", "EARLY_LIMIT", "differenced", "round_up",
-           "solve_cg"]
+__all__ = ["CG_METRICS", "CLOSE", "CUTS", "DIVING", "EARLY_LIMIT", "SUBSET_ROW", "differenced",
+           "round_up", "solve_cg"]
 
 CG_METRICS: tuple[str, ...] = tuple(LINEAR_METRICS)
 """Objectives (and "time"/"cost" of problems (6)–(9)) that the ``cg`` solver handles."""
@@ -84,6 +84,13 @@ CUTS = False
 (:mod:`models.joint.cg.strengthen`, :mod:`models.joint.cg.cuts`) in its share of the limit;
 the cuts stay in the master for every later stage (their multipliers are charged by
 pricing, reduced-cost fixing and the listing alike)."""
+
+SUBSET_ROW = False
+"""Whether the cg solver adds subset-row cuts over three node-time points (Jepsen et al.
+2008; :mod:`models.joint.cg.subset_row`) in the rounds at the converged root, beside the
+robust cuts when :data:`CUTS` is on too. Pricing charges them exactly
+(:mod:`models.joint.cg.rowpricing`); reduced-cost fixing and the listing leave their
+nonnegative charges out, which only keeps more windows (docs/exact-models.md, "Cuts")."""
 
 EARLY_LIMIT = 8_000
 """Listing limit before the large-neighbourhood search: a listing this small goes to SCIP at
@@ -275,15 +282,17 @@ def _root(run: Run, counted: Counted, singles: list[float | None]) -> tuple[Root
     gen = generate(run.spaces, master, free_start=run.free_start, initial=(start, singles),
                    deadline=run.deadline.stage(BUDGET.root_lp), target=float(best),
                    report=report)
-    if CUTS and gen.converged:
+    if (CUTS or SUBSET_ROW) and gen.converged:
         run.track.update(stage="root cuts")
         before, priced = gen.bound, gen.rounds
+        family = "both" if CUTS and SUBSET_ROW else "robust" if CUTS else "subset-row"
         more = strengthen(run.spaces, master, gen, free_start=run.free_start,
                           deadline=run.deadline.stage(BUDGET.root_cuts), target=float(best),
-                          report=report)
+                          family=family, report=report)
         gen = more.gen
         gen.rounds = priced + more.pricing
-        run.stats["cuts"] = {"rounds": more.rounds, "added": more.cuts,
+        run.stats["cuts"] = {"rounds": more.rounds, "added": more.cuts + more.rows,
+                             "robust": more.cuts, "subset_row": more.rows,
                              "before": float(run.sign * before),
                              "after": float(run.sign * gen.bound)}
     run.stats.update(rounds=done + gen.rounds, lp=run.sign * gen.lp,

@@ -4,8 +4,9 @@ linear-programming based stabilization techniques in column generation", §§ 3�
 docs/exact-models.md, "Stabilisation").
 
 The multipliers of the Lagrangian bound (:meth:`models.joint.cg.duals.Duals.lagrangian`)
-are the node-time prices ρ_kt ≥ 0, the side multipliers λ_s ≥ 0 and the count dual μ
-(free); here they are one vector keyed ``("r", node, t)``, ``("s", i)`` and ``("m",)``.
+are the node-time prices ρ_kt ≥ 0, the cuts' η ≥ 0 and σ ≥ 0, the side multipliers
+λ_s ≥ 0 and the count dual μ (free); here they are one vector keyed ``("r", node, t)``,
+``("c", node, a, b, job)``, ``("u", points)``, ``("s", i)`` and ``("m",)``.
 Pricing runs at a point between the stability centre π_in (the multipliers of the best
 bound so far) and the master LP's duals π_out:
 
@@ -42,6 +43,7 @@ from models.joint.cg.column import Column, Linear
 from models.joint.cg.cuts import Cut
 from models.joint.cg.duals import Duals
 from models.joint.cg.prices import Prices
+from models.joint.cg.subset_row import SubsetRow
 
 __all__ = ["ALPHA", "HIGHEST", "MODES", "STEP", "Smoother", "Space"]
 
@@ -78,6 +80,8 @@ class Space:
                 v["r", node, ti] = ri
         for node, a, b, job, eta in d.prices.charges:
             v["c", node, a, b, job] = eta
+        for points, sigma in d.prices.rows:
+            v["u", points] = sigma
         for i, lam in enumerate(d.sides):
             if lam:
                 v["s", i] = lam
@@ -91,7 +95,7 @@ class Space:
         by_node: dict[str, list[tuple[int, float]]] = defaultdict(list)
         lam = [0.0] * len(self.sides)
         mu = 0.0
-        charges = []
+        charges, rows = [], []
         for key, x in v.items():
             if key[0] == "r":
                 if x > 0.0:
@@ -99,6 +103,9 @@ class Space:
             elif key[0] == "c":
                 if x > 0.0:
                     charges.append((*key[1:], x))
+            elif key[0] == "u":
+                if x > 0.0:
+                    rows.append((key[1], x))
             elif key[0] == "s":
                 lam[key[1]] = max(x, 0.0)
             elif self.count is not None:
@@ -113,8 +120,8 @@ class Space:
         for (g, b), y in zip(self.sides, lam, strict=True):
             form = form + g.scaled(y)
             fixed -= y * b
-        return Duals(form, Prices(prices, tuple(sorted(charges))), mu, list(pi), fixed,
-                     tuple(lam))
+        return Duals(form, Prices(prices, tuple(sorted(charges)), rows=tuple(sorted(rows))),
+                     mu, list(pi), fixed, tuple(lam))
 
     def subgradient(
         self,
@@ -122,13 +129,15 @@ class Space:
         least: Sequence[tuple[float, Column] | None],
         rows: Mapping[str, Sequence[int]],
         cuts: Sequence[Cut] = (),
+        subset_rows: Sequence[SubsetRow] = (),
     ) -> Vector:
         """Return the projected subgradient of the Lagrangian at ``d``: each job's least
         priced window (``least``: value and column; None: no window) is chosen when its
         value is below μ, and the components over the master's node-time ``rows`` are
         ``#chosen covering (k, t) − 1``, the sides' ``Σ_chosen g_s − b_s``, the count's
-        ``P − #chosen``, the ``cuts``' ``#chosen in the cut − 1``; a component that would
-        push a multiplier at 0 below 0 is 0."""
+        ``P − #chosen``, the ``cuts``' ``#chosen in the cut − 1`` and the ``subset_rows``'
+        ``Σ_chosen ⌊hits/2⌋ − 1``; a component that would push a multiplier at 0 below 0
+        is 0."""
         chosen = [col for item in least if item is not None
                   for value, col in (item,) if value - d.mu < 0.0]
         cover: dict[tuple[str, int], int] = defaultdict(int)
@@ -152,6 +161,11 @@ class Space:
         for cut in cuts:
             x = sum(cut.coefficient(col) for col in chosen) - 1.0
             key = ("c", cut.node, cut.a, cut.b, cut.job)
+            if x > 0.0 or at.get(key, 0.0) > 0.0:
+                g[key] = x
+        for row in subset_rows:
+            x = sum(row.coefficient(col) for col in chosen) - 1.0
+            key = ("u", row.points)
             if x > 0.0 or at.get(key, 0.0) > 0.0:
                 g[key] = x
         if self.count is not None:
