@@ -274,22 +274,8 @@ def test_subset_rows_raise_the_bound_and_never_past_the_compact_optimum(
     optimum (the gap closed by the listing, which leaves the charges out, or by
     branch-and-price pricing under them), the bound after the cuts never passes it, and
     cuts are added and raise the bound on some batches."""
-    from models import solve_joint
-    from validation import check_alternatives
+    from tests.models.joint.test_cg_cuts import six_job_batches_against_compact
 
     monkeypatch.setattr(cg_solve, "CLOSE", close)
-    raised = 0
-    for seed in range(40):
-        geometry = ("rough", "square")[seed % 2]
-        inst = dataclasses.replace(generate("tiny", seed, jobs=6), geometry=geometry)
-        objective = ["finish", "start", "proc_time", "cost"][seed % 4]
-        r = solve_joint(inst, objective, "cg")
-        want = solve_joint(inst, objective, "cpsat")
-        assert want.status == r.status == "optimal"
-        assert r.objective == want.objective
-        assert check_alternatives(inst, r.windows, sequential=False) == []
-        cuts = r.info["cg"].get("cuts")
-        if cuts is not None:
-            assert cuts["before"] <= cuts["after"] <= want.objective + 1e-6
-            raised += cuts["subset_row"] > 0 and cuts["after"] > cuts["before"] + 1e-6
+    raised, _ = six_job_batches_against_compact("subset_row")
     assert raised >= 2
